@@ -1,0 +1,67 @@
+"""The one interface every engine implements: a batch of chat requests in, completions out.
+
+Messages use the OpenAI chat format; images are ``{"type": "image_url", "image_url": {"url":
+"data:image/png;base64,..."}}`` parts, so the same request works for vLLM, transformers and HTTP
+servers. A backend never raises for one bad request: it returns a completion with ``error`` set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 0.0
+    top_p: float = 1.0
+    top_k: int = -1
+    max_tokens: int = 1024
+    seed: int | None = 0
+    repetition_penalty: float = 1.0
+    presence_penalty: float = 0.0
+    stop: tuple[str, ...] = ()
+
+    @classmethod
+    def from_config(cls, cfg: Any, **overrides: Any) -> Sampling:
+        d = dict(cfg or {})
+        d.update({k: v for k, v in overrides.items() if v is not None})
+        if "stop" in d:
+            d["stop"] = tuple(d["stop"] or ())
+        return cls(**d)
+
+
+@dataclass
+class ChatRequest:
+    messages: list[dict[str, Any]]
+    sampling: Sampling
+    json_schema: dict[str, Any] | None = None  # constrain the output where the engine can
+    chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Completion:
+    text: str | None
+    reasoning: str | None = None
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    cached_tokens: int | None = None
+    completion_tokens: int | None = None
+    error: str | None = None
+
+
+class Backend(Protocol):
+    """An inference engine loaded for one model."""
+
+    name: str
+
+    def chat(self, requests: list[ChatRequest], desc: str = "") -> list[Completion]:
+        """Run the whole batch; the i-th completion answers the i-th request."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """What the manifest records about this engine (versions, settings, hashes)."""
+        ...
+
+    def close(self) -> None:
+        ...

@@ -1,0 +1,105 @@
+"""Building a backend from a role's config (the evaluated model or the judge).
+
+A role config (``conf/model/*.yaml``, ``conf/judge/*.yaml``) says which model and how to sample;
+a backend config (``conf/backend/*.yaml``) says which engine runs it and with what engine-wide
+settings. Both go into result keys, except settings that change speed but not outputs.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from medrealmm.inference.base import Backend
+from medrealmm.schema import stable_hash
+
+log = logging.getLogger(__name__)
+
+# settings that change throughput or robustness, never what a request returns
+OPERATIONAL_KEYS = frozenset({
+    "batch_size", "concurrency", "timeout_s", "max_retries", "backoff_s", "backoff_max_s",
+    "gpu_memory_utilization", "kv_cache_gib", "in_process", "max_num_seqs", "enforce_eager",
+    "api_key", "api_key_env", "base_url", "device", "name", "max_unscored_share",
+})
+
+
+def _strip(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _strip(v) for k, v in obj.items() if k not in OPERATIONAL_KEYS}
+    if isinstance(obj, list):
+        return [_strip(v) for v in obj]
+    return obj
+
+
+def spec_hash(role: dict[str, Any], backend: dict[str, Any]) -> str:
+    """Hash of what determines a role's outputs: model, sampling, template and engine kind."""
+    return stable_hash({"role": _strip(role), "backend": _strip(backend)})
+
+
+def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
+    """The model folder or hub id; tiny test models are built on first use."""
+    if role.get("tiny"):
+        from medrealmm.testing.tiny_models import ensure_tiny_model
+
+        return str(ensure_tiny_model(role["tiny"], cache_dir))
+    return str(role["path"])
+
+
+def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
+    """Two roles with the same identity can share one loaded engine (e.g. smoke model = judge)."""
+    keys = ("path", "tiny", "engine", "transformers", "server_model")
+    return stable_hash({"role": {k: role.get(k) for k in keys}, "backend": backend})
+
+
+def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
+    kind = backend["kind"]
+    path = resolve_model_path(role, cache_dir)
+    name = role["name"]
+    if kind == "vllm":
+        from medrealmm.inference.vllm_backend import VLLMBackend
+
+        engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
+        return VLLMBackend(name, path, engine=engine, cpu=backend.get("cpu"),
+                           device=backend.get("device", "auto"), seed=seed,
+                           structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
+                           chat_template=role.get("chat_template"))
+    if kind == "transformers":
+        from medrealmm.inference.transformers_backend import TransformersBackend
+
+        opts = {**{k: v for k, v in backend.items() if k not in ("kind",)}, **(role.get("transformers") or {})}
+        return TransformersBackend(name, path, seed=seed, chat_template=role.get("chat_template"), **opts)
+    if kind == "openai":
+        import os
+
+        from medrealmm.inference.openai_backend import OpenAIBackend
+
+        key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
+        return OpenAIBackend(name, role.get("server_model") or path, backend["base_url"], api_key=key,
+                             concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
+                             max_retries=backend.get("max_retries", 5),
+                             structured=backend.get("structured", "response_format"),
+                             extra_body=backend.get("extra_body"))
+    raise ValueError(f"unknown backend kind {kind!r}: use vllm, transformers or openai (conf/backend/)")
+
+
+class EnginePool:
+    """Keeps at most one engine alive and reuses it when the next role needs the same one."""
+
+    def __init__(self, cache_dir: str, seed: int):
+        self.cache_dir, self.seed = cache_dir, seed
+        self._key: str | None = None
+        self._backend: Backend | None = None
+
+    def get(self, role: dict[str, Any], backend: dict[str, Any]) -> Backend:
+        key = engine_identity(role, backend)
+        if key != self._key:
+            self.close()
+            self._backend = make_backend(role, backend, cache_dir=self.cache_dir, seed=self.seed)
+            self._key = key
+        assert self._backend is not None
+        return self._backend
+
+    def close(self) -> None:
+        if self._backend is not None:
+            self._backend.close()
+        self._backend, self._key = None, None

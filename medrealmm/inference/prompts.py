@@ -1,0 +1,131 @@
+"""Turning a case into the chat the evaluated model answers.
+
+Patient turns become ``user`` messages and doctor turns ``assistant`` messages, so the model
+continues the consultation as the physician. Consecutive turns of one side are merged because
+most chat templates require alternating roles. In text-only mode every image becomes a marker,
+as in the paper's ablation.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from medrealmm.schema import Case, ImageRef, Mode, stable_hash
+
+DEFAULT_SYSTEM = (
+    "你是一名在互联网医院提供在线问诊服务的执业医生。下面是你与患者的对话，患者可能上传了检查报告、处方、"
+    "皮肤照片或影像等图片。请仔细阅读对话和图片，以医生的身份用中文写出你接下来的一条回复："
+    "回应患者的问题，解读相关图片信息，给出专业、安全、可执行的建议，必要时说明需要线下就医或进一步检查。"
+)
+DEFAULT_IMAGE_MARKER = "[患者上传了一张图片，当前无法查看图片内容]"
+DEFAULT_CONTINUE = "（患者暂无新消息，请继续以医生身份回复。）"
+SEX_ZH = {"male": "男", "female": "女"}
+
+
+@dataclass(frozen=True)
+class PromptConfig:
+    system: str = DEFAULT_SYSTEM
+    image_marker: str = DEFAULT_IMAGE_MARKER
+    continue_text: str = DEFAULT_CONTINUE
+    include_patient_info: bool = True
+
+    @classmethod
+    def from_config(cls, cfg: Any | None) -> PromptConfig:
+        return cls(**dict(cfg or {}))
+
+    def template_hash(self) -> str:
+        return stable_hash({"template": "generation-v1", **self.__dict__})
+
+
+def image_mime(data: bytes) -> str:
+    if data[:3] == b"\xff\xd8\xff":
+        return "image/jpeg"
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return "image/png"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    if data[:4] in (b"GIF8",):
+        return "image/gif"
+    if data[:2] == b"BM":
+        return "image/bmp"
+    raise ValueError("not a JPEG, PNG, WEBP, GIF or BMP image")
+
+
+def data_url(data: bytes) -> str:
+    return f"data:{image_mime(data)};base64,{base64.b64encode(data).decode()}"
+
+
+def patient_line(case: Case) -> str:
+    parts = []
+    if case.patient.sex:
+        parts.append(f"性别：{SEX_ZH[case.patient.sex]}")
+    if case.patient.age is not None:
+        parts.append(f"年龄：{case.patient.age}岁")
+    parts.append(f"就诊科室：{case.department}")
+    return "患者信息：" + "，".join(parts)
+
+
+def content_parts(text: str, images: tuple[ImageRef, ...], mode: Mode, marker: str,
+                  image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if text.strip():
+        parts.append({"type": "text", "text": text})
+    for im in images:
+        if mode == "multimodal":
+            parts.append({"type": "image_url", "image_url": {"url": data_url(image_bytes(im))}})
+        else:
+            parts.append({"type": "text", "text": marker})
+    return parts
+
+
+def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig,
+                      image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+    """The consultation as alternating user/assistant messages, ending with a user message."""
+    messages: list[dict[str, Any]] = []
+    for turn in case.turns:
+        role = "user" if turn.role == "patient" else "assistant"
+        parts = content_parts(turn.text, turn.images, mode, cfg.image_marker, image_bytes)
+        if messages and messages[-1]["role"] == role:
+            messages[-1]["content"].extend(parts)
+        else:
+            messages.append({"role": role, "content": parts})
+    if messages[-1]["role"] != "user":
+        messages.append({"role": "user", "content": [{"type": "text", "text": cfg.continue_text}]})
+    for m in messages:  # assistant turns and text-only turns as plain strings: widest template support
+        if all(p["type"] == "text" for p in m["content"]):
+            m["content"] = "\n".join(p["text"] for p in m["content"])
+    return messages
+
+
+def generation_messages(case: Case, mode: Mode, cfg: PromptConfig,
+                        image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+    system = cfg.system + ("\n" + patient_line(case) if cfg.include_patient_info else "")
+    return [{"role": "system", "content": system}, *dialogue_messages(case, mode, cfg, image_bytes)]
+
+
+def transcript(case: Case, mode: Mode, marker: str, image_bytes: Callable[[ImageRef], bytes]
+               ) -> list[dict[str, Any]]:
+    """The consultation as one block of labelled text (with image parts inline), for the judge."""
+    parts: list[dict[str, Any]] = [{"type": "text", "text": patient_line(case)}]
+    for i, turn in enumerate(case.turns, 1):
+        who = "患者" if turn.role == "patient" else "医生"
+        parts.append({"type": "text", "text": f"\n[{i}] {who}：{turn.text}"})
+        for im in turn.images:
+            if mode == "multimodal":
+                parts.append({"type": "image_url", "image_url": {"url": data_url(image_bytes(im))}})
+            else:
+                parts.append({"type": "text", "text": marker})
+    return merge_text_parts(parts)
+
+
+def merge_text_parts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for p in parts:
+        if p["type"] == "text" and out and out[-1]["type"] == "text":
+            out[-1] = {"type": "text", "text": out[-1]["text"] + p["text"]}
+        else:
+            out.append(p)
+    return out

