@@ -1,7 +1,8 @@
 """Content-addressed, append-only store of results, so that any run can be killed and resumed.
 
 Every record carries ``key``: a hash of everything that determines it (case content, model and
-its settings, prompt template, judge and its settings). Records are written in chunks, one file
+its settings, prompt template, judge and its settings). A record with ``error`` set (the engine or server failed, not the model) counts as missing, so a
+rerun retries it and its successful record then takes precedence. Records are written in chunks, one file
 per chunk, via a temporary file and an atomic rename: a process killed at any moment (kill -9)
 leaves either the whole chunk or nothing, so a rerun loses nothing and duplicates nothing. The
 store is shared by runs (one model's replies serve every judge) and reading dedupes by key.
@@ -35,7 +36,9 @@ class Store:
                 with open(f, encoding="utf-8") as fh:
                     for line in fh:
                         rec = json.loads(line)
-                        records.setdefault(rec["key"], rec)
+                        old = records.get(rec["key"])
+                        if old is None or (old.get("error") and not rec.get("error")):
+                            records[rec["key"]] = rec
             for tmp in self.dir.glob("*.tmp"):  # left by a killed writer: never renamed, never counted
                 tmp.unlink(missing_ok=True)
             self._records = records
@@ -51,13 +54,14 @@ class Store:
         return self._load().get(key)
 
     def missing(self, keys: Iterable[str]) -> list[str]:
+        """Keys with no record, or only a record of an engine/transport error (worth retrying)."""
         have = self._load()
-        return [k for k in keys if k not in have]
+        return [k for k in keys if k not in have or have[k].get("error")]
 
     def put_many(self, records: list[dict[str, Any]]) -> None:
         """Write one chunk atomically; records already present are skipped."""
         have = self._load()
-        new = [r for r in records if r["key"] not in have]
+        new = [r for r in records if r["key"] not in have or (have[r["key"]].get("error") and not r.get("error"))]
         if not new:
             return
         name = stable_hash(sorted(r["key"] for r in new))[:24]

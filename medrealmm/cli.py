@@ -1,0 +1,86 @@
+"""The ``medrealmm`` command: ``medrealmm <stage> [key=value ...]``.
+
+Each stage is a Hydra app over ``conf/``, so every value can be overridden and ``-m`` sweeps
+(models x judges x modes) work. ``medrealmm --help`` answers without importing Hydra or engines.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+USAGE = """usage: medrealmm <command> [key=value ...] [-m] [--cfg job]
+
+commands:
+  run        generate, judge and score in one go (resumes where a previous run stopped)
+  generate   replies of the evaluated model (model=...) for every case
+  judge      per-criterion verdicts on the stored replies (judge=...)
+  score      case scores, the benchmark score with its CI, breakdowns, summary.md
+  validate   load and check a dataset (data=...), report every bad case
+
+examples:
+  medrealmm run                                   # default small VLM as model and judge
+  medrealmm run preset=smoke                      # offline: tiny local models on CPU
+  medrealmm run model=medgemma_27b judge=qwen2_5_vl_72b run.modes=[multimodal,text]
+  medrealmm run -m model=lingshu_7b,online judge=qwen2_5_vl_72b
+  medrealmm run data=jsonl data.path=/data/my_cases/cases.jsonl
+
+Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
+
+COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
+            "score": ("score",), "validate": ()}
+log = logging.getLogger("medrealmm")
+
+
+def execute(command: str, cfg_node) -> None:
+    from medrealmm.config import to_plain
+    from medrealmm.pipeline import RunFailed, run_stages
+    from medrealmm.schema import CaseError
+
+    cfg = to_plain(cfg_node)
+    try:
+        if command == "validate":
+            from medrealmm.data.loader import load_dataset
+
+            ds = load_dataset(cfg["data"])
+            log.info("%s: %d valid cases, %d rejected", ds.source, len(ds.cases), len(ds.errors))
+            for e in ds.errors:
+                log.error("%s", e)
+            if ds.errors:
+                sys.exit(1)
+            return
+        run_stages(cfg, COMMANDS[command])
+    except (RunFailed, CaseError) as e:
+        log.error("%s", e)
+        sys.exit(2)
+
+
+def hydra_app(command: str):
+    import hydra
+
+    from medrealmm.config import conf_dir, register_resolvers
+
+    register_resolvers()
+
+    @hydra.main(version_base=None, config_path=str(conf_dir()), config_name="config")
+    def app(cfg) -> None:
+        execute(command, cfg)
+
+    return app
+
+
+def main(argv: list[str] | None = None) -> None:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return
+    command = argv[0]
+    if command not in COMMANDS:
+        print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+        sys.exit(2)
+    sys.argv = [f"medrealmm {command}", *argv[1:]]
+    hydra_app(command)()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""The generation stage: every (case, mode, sample) gets one reply from the evaluated model.
+
+Work is cut into fixed chunks over the full plan, so a resumed run sends the same chunks to the
+engine as an uninterrupted one, and each finished chunk is stored atomically. ``model=online``
+needs no engine: its reply is the physician's real reply, scored like any model's.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tqdm import tqdm
+
+from medrealmm.inference.base import Backend, ChatRequest, Sampling
+from medrealmm.inference.prompts import PromptConfig, generation_messages
+from medrealmm.inference.reasoning import split_reasoning
+from medrealmm.schema import Case, ImageRef, Mode, stable_hash
+from medrealmm.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GenItem:
+    key: str
+    case: Case
+    mode: Mode
+    sample: int
+
+
+def derived_seed(*parts: Any) -> int:
+    """A per-request seed that does not depend on batch composition or resume state."""
+    return int(stable_hash(list(parts))[:8], 16)
+
+
+def plan_generations(cases: list[Case], *, model_name: str, model_spec: str, modes: list[Mode],
+                     samples: int, prompt: PromptConfig, seed: int) -> list[GenItem]:
+    items = []
+    for case in cases:
+        for mode in modes:
+            for s in range(samples):
+                key = stable_hash({"case": case.content_hash(), "mode": mode, "sample": s, "seed": seed,
+                                   "model": model_spec, "prompt": prompt.template_hash(),
+                                   "model_name": model_name})
+                items.append(GenItem(key, case, mode, s))
+    return items
+
+
+def chunks(items: list, size: int) -> Iterator[list]:
+    for i in range(0, len(items), max(1, size)):
+        yield items[i:i + size]
+
+
+def _record(item: GenItem, model: str, **fields: Any) -> dict[str, Any]:
+    return {"key": item.key, "case_id": item.case.id, "model": model, "mode": item.mode,
+            "sample": item.sample, **fields}
+
+
+def run_generations(items: list[GenItem], *, model_name: str, store: Store, chunk_size: int,
+                    backend_factory: Callable[[], Backend] | None, sampling_cfg: Any,
+                    chat_template_kwargs: dict[str, Any], prompt: PromptConfig,
+                    image_bytes: Callable[[ImageRef], bytes], online: bool = False, seed: int = 0) -> dict[str, int]:
+    """Fill the store with a reply for every item; returns counts for the run summary."""
+    todo = store.missing(it.key for it in items)
+    stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0}
+    if not todo:
+        return stats
+    todo_set = set(todo)
+    all_chunks = list(chunks(items, chunk_size))
+    backend = None
+    for chunk in tqdm(all_chunks, desc=f"generate {model_name}", unit="chunk", disable=len(all_chunks) < 2):
+        pending = [it for it in chunk if it.key in todo_set]
+        if not pending:
+            continue
+        if online:
+            store.put_many([_record(it, model_name, text=it.case.y_orig, reasoning=None,
+                                    finish_reason="stop", error=None) for it in pending])
+            stats["generated"] += len(pending)
+            continue
+        if backend is None:
+            assert backend_factory is not None
+            backend = backend_factory()
+        reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_bytes),
+                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key)),
+                            chat_template_kwargs=dict(chat_template_kwargs or {})) for it in pending]
+        outs = backend.chat(reqs, desc=f"{model_name} replies")
+        records = []
+        for it, out in zip(pending, outs):
+            reply, reasoning = split_reasoning(out.text, out.reasoning)
+            if out.error:
+                stats["errors"] += 1
+                log.warning("generation failed for case %s (%s): %s", it.case.id, it.mode, out.error)
+            records.append(_record(it, model_name, text=reply, reasoning=reasoning,
+                                   finish_reason=out.finish_reason, error=out.error,
+                                   prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens))
+        store.put_many(records)
+        stats["generated"] += len(records) - stats["errors"]
+    return stats

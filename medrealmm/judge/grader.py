@@ -1,0 +1,119 @@
+"""The judging stage: one verdict per (reply, criterion), all sent to the engine in large batches.
+
+Requests are ordered reply by reply with a reply's criteria adjacent, so the shared prefix
+(case + reply) is computed once by the engine's prefix cache. A verdict that cannot be read is
+asked again (bounded, with a new seed); one that still fails is stored as ``unscored`` with the
+raw text — never as met or not met.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from tqdm import tqdm
+
+from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
+from medrealmm.inference.generate import chunks, derived_seed
+from medrealmm.judge.parse import parse_verdict
+from medrealmm.judge.prompts import VERDICT_SCHEMA, JudgePromptConfig, judge_messages
+from medrealmm.schema import Case, Criterion, ImageRef, stable_hash
+from medrealmm.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class JudgeItem:
+    key: str
+    generation: dict[str, Any]
+    case: Case
+    criterion: Criterion
+
+
+def plan_verdicts(generations: list[dict[str, Any]], cases: dict[str, Case], *, judge_name: str,
+                  judge_spec: str, prompt: JudgePromptConfig) -> list[JudgeItem]:
+    items = []
+    for g in generations:
+        case = cases[g["case_id"]]
+        for c in case.rubric:
+            key = stable_hash({"generation": g["key"], "reply": stable_hash(g["text"]),
+                               "case": case.content_hash(), "criterion": c.model_dump(mode="json"),
+                               "judge": judge_spec, "judge_name": judge_name, "prompt": prompt.template_hash()})
+            items.append(JudgeItem(key, g, case, c))
+    return items
+
+
+def _record(it: JudgeItem, judge: str, *, met: bool | None, rationale: str | None, raw: str | None,
+            attempts: int, error: str | None) -> dict[str, Any]:
+    g = it.generation
+    return {"key": it.key, "generation_key": g["key"], "case_id": it.case.id, "model": g["model"],
+            "mode": g["mode"], "sample": g["sample"], "judge": judge, "criterion_id": it.criterion.id,
+            "weight": it.criterion.weight, "met": met, "status": "unscored" if met is None else "scored",
+            "rationale": rationale, "raw": raw, "attempts": attempts, "error": error}
+
+
+def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, sampling_cfg: Any,
+                prompt: JudgePromptConfig, image_bytes: Callable[[ImageRef], bytes], max_retries: int,
+                structured: bool, chat_template_kwargs: dict[str, Any], seed: int,
+                stats: dict[str, int]) -> list[dict[str, Any]]:
+    """Judge a chunk; retry unreadable verdicts up to ``max_retries`` times with fresh seeds."""
+    messages = [judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_bytes) for it in items]
+    last: dict[int, Completion] = {}
+    parsed: dict[int, Any] = {}
+    attempts = dict.fromkeys(range(len(items)), 0)
+    todo = list(range(len(items)))
+    for attempt in range(max_retries + 1):
+        if not todo:
+            break
+        reqs = [ChatRequest(messages[i],
+                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, items[i].key, attempt)),
+                            json_schema=VERDICT_SCHEMA if structured else None,
+                            chat_template_kwargs=dict(chat_template_kwargs or {})) for i in todo]
+        outs = backend.chat(reqs, desc=f"judge {judge}" + (f" retry {attempt}" if attempt else ""))
+        stats["requests"] += len(reqs)
+        stats["prompt_tokens"] += sum(o.prompt_tokens or 0 for o in outs)
+        stats["cached_tokens"] += sum(o.cached_tokens or 0 for o in outs)
+        again = []
+        for i, out in zip(todo, outs):
+            attempts[i] += 1
+            last[i] = out
+            verdict = parse_verdict(out.text) if out.error is None else None
+            if verdict is None:
+                again.append(i)
+            else:
+                parsed[i] = verdict
+        if attempt:
+            stats["retries"] += len(todo)
+        todo = again
+    records = []
+    for i, it in enumerate(items):
+        out, v = last[i], parsed.get(i)
+        if v is None:
+            stats["unscored"] += 1
+        records.append(_record(it, judge, met=None if v is None else v.met,
+                               rationale=None if v is None else v.rationale, raw=out.text,
+                               attempts=attempts[i], error=out.error if v is None else None))
+    return records
+
+
+def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size: int,
+                backend_factory: Callable[[], Backend], sampling_cfg: Any, prompt: JudgePromptConfig,
+                image_bytes: Callable[[ImageRef], bytes], max_retries: int, structured: bool,
+                chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, int]:
+    todo = set(store.missing(it.key for it in items))
+    stats = {"planned": len(items), "cached": len(items) - len(todo), "requests": 0, "retries": 0,
+             "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}
+    if not todo:
+        return stats
+    backend = backend_factory()
+    all_chunks = list(chunks(items, chunk_size))
+    for chunk in tqdm(all_chunks, desc=f"judge {judge}", unit="chunk", disable=len(all_chunks) < 2):
+        pending = [it for it in chunk if it.key in todo]
+        if pending:
+            store.put_many(judge_chunk(backend, pending, judge=judge, sampling_cfg=sampling_cfg, prompt=prompt,
+                                       image_bytes=image_bytes, max_retries=max_retries, structured=structured,
+                                       chat_template_kwargs=chat_template_kwargs, seed=seed, stats=stats))
+    return stats

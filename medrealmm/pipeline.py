@@ -1,0 +1,301 @@
+"""The evaluation stages — generate, judge, score — and the all-in-one run.
+
+Each stage re-plans its work from the config (deterministic keys), takes what the shared store
+already holds and does the rest, so every stage can be re-run alone and resumes where it
+stopped. Tables in the run folder are rebuilt from the store in plan order, so an interrupted
+and resumed run ends with the same tables as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from medrealmm.data.loader import Dataset, load_dataset
+from medrealmm.inference.engines import EnginePool, spec_hash
+from medrealmm.inference.generate import GenItem, plan_generations, run_generations
+from medrealmm.inference.prompts import PromptConfig
+from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
+from medrealmm.judge.prompts import JudgePromptConfig
+from medrealmm.manifest import build_manifest, write_json
+from medrealmm.schema import stable_hash
+from medrealmm.store import Store
+
+log = logging.getLogger(__name__)
+
+GENERATION_COLUMNS = {"key": pl.String, "case_id": pl.String, "model": pl.String, "mode": pl.String,
+                      "sample": pl.Int64, "text": pl.String, "reasoning": pl.String,
+                      "finish_reason": pl.String, "error": pl.String, "prompt_tokens": pl.Int64,
+                      "completion_tokens": pl.Int64}
+VERDICT_COLUMNS = {"key": pl.String, "generation_key": pl.String, "case_id": pl.String, "model": pl.String,
+                   "mode": pl.String, "sample": pl.Int64, "judge": pl.String, "criterion_id": pl.String,
+                   "weight": pl.Int64, "met": pl.Boolean, "status": pl.String, "rationale": pl.String,
+                   "raw": pl.String, "attempts": pl.Int64, "error": pl.String}
+
+
+class RunFailed(RuntimeError):
+    """The run finished its work but its result must not be trusted (e.g. too many unscored)."""
+
+
+@dataclass
+class Context:
+    cfg: dict[str, Any]
+    dataset: Dataset
+    out_dir: Path
+    store_root: Path
+    pool: EnginePool
+    stats: dict[str, Any] = field(default_factory=dict)
+    engines: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seed(self) -> int:
+        return int(self.cfg["run"]["seed"])
+
+    def role(self, name: str) -> dict[str, Any]:
+        return self.cfg[name]
+
+    def backend_cfg(self, role: str) -> dict[str, Any]:
+        return self.cfg["backend" if role == "model" else "judge_backend"]
+
+
+def open_context(cfg: dict[str, Any]) -> Context:
+    out_dir = Path(cfg["run"]["out_dir"])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ds = load_dataset(cfg["data"])
+    if not ds.cases:
+        raise RunFailed(f"no usable case in {ds.source} ({len(ds.errors)} rejected; see the log)")
+    if ds.errors:
+        write_jsonl(out_dir / "rejected_cases.jsonl",
+                    [{"case_id": e.case_id, "field": e.field, "file": e.file, "reason": e.reason} for e in ds.errors])
+    paths = cfg["paths"]
+    return Context(cfg=cfg, dataset=ds, out_dir=out_dir, store_root=Path(paths["store"]),
+                   pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])))
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    import json
+
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+def write_table(df: pl.DataFrame, path: Path) -> None:
+    """Parquet written to a temporary name and renamed, so a reader never sees half a table."""
+    tmp = path.with_suffix(".tmp.parquet")
+    df.write_parquet(tmp, statistics=False)
+    tmp.replace(path)
+
+
+# --- generation -----------------------------------------------------------------------------------
+
+def model_modes(ctx: Context) -> list[str]:
+    modes = list(ctx.cfg["run"]["modes"])
+    bad = [m for m in modes if m not in ("multimodal", "text")]
+    if bad:
+        raise ValueError(f"run.modes: unknown mode(s) {bad}; use multimodal and/or text")
+    if ctx.role("model").get("modality") == "text" and "multimodal" in modes:
+        log.info("model %s is text-only: it gets the text-only rendering of each case (mode 'text')",
+                 ctx.role("model")["name"])
+        modes = ["text"]
+    return modes
+
+
+def generation_spec(ctx: Context) -> tuple[str, str]:
+    model = ctx.role("model")
+    if model.get("online"):
+        return model["name"], stable_hash({"online": True})
+    return model["name"], spec_hash(model, ctx.backend_cfg("model"))
+
+
+def generation_store(ctx: Context) -> Store:
+    name, spec = generation_spec(ctx)
+    return Store(ctx.store_root, f"generations/{safe(name)}-{spec[:12]}")
+
+
+def safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+
+
+def plan_gen(ctx: Context) -> list[GenItem]:
+    name, spec = generation_spec(ctx)
+    return plan_generations(ctx.dataset.cases, model_name=name, model_spec=spec, modes=model_modes(ctx),
+                            samples=int(ctx.cfg["run"]["samples"]), prompt=prompt_config(ctx),
+                            seed=ctx.seed)
+
+
+def prompt_config(ctx: Context) -> PromptConfig:
+    return PromptConfig.from_config({k: v for k, v in (ctx.cfg["run"].get("prompt") or {}).items() if v is not None})
+
+
+def stage_generate(ctx: Context) -> list[dict[str, Any]]:
+    model = ctx.role("model")
+    items = plan_gen(ctx)
+    store = generation_store(ctx)
+    backend_cfg = ctx.backend_cfg("model")
+    t0 = time.perf_counter()
+    stats = run_generations(
+        items, model_name=model["name"], store=store, chunk_size=int(ctx.cfg["run"]["generation"]["chunk_size"]),
+        backend_factory=lambda: _engine(ctx, "model"), sampling_cfg=model.get("sampling"),
+        chat_template_kwargs=model.get("chat_template_kwargs") or {}, prompt=prompt_config(ctx),
+        image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed)
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    ctx.stats["generation"] = stats
+    records = store.records(it.key for it in items)
+    table = pl.DataFrame([{k: r.get(k) for k in GENERATION_COLUMNS} for r in records], schema=GENERATION_COLUMNS)
+    write_table(table, ctx.out_dir / "generations.parquet")
+    failed = table.filter(pl.col("error").is_not_null()).height
+    if failed:
+        log.warning("%d of %d generations failed in the engine; rerun to retry them", failed, table.height)
+    return [r for r in records if not r.get("error")]
+
+
+def _engine(ctx: Context, role: str):
+    backend = ctx.pool.get(ctx.role(role), ctx.backend_cfg(role))
+    try:
+        ctx.engines[role] = backend.describe()
+    except Exception as e:  # describing must never fail a run
+        ctx.engines[role] = {"describe_error": str(e)}
+    return backend
+
+
+# --- judging --------------------------------------------------------------------------------------
+
+def judge_prompt_config(ctx: Context) -> JudgePromptConfig:
+    judge = ctx.role("judge")
+    if judge.get("sees_images") and judge.get("modality") == "text":
+        raise ValueError(f"judge.sees_images=true but judge {judge['name']} is text-only (judge.modality=text)")
+    kwargs = {"sees_images": bool(judge.get("sees_images", False)), "layout": judge.get("layout", "case_first")}
+    if judge.get("system"):
+        kwargs["system"] = judge["system"]
+    return JudgePromptConfig(**kwargs)
+
+
+def verdict_store(ctx: Context) -> Store:
+    judge = ctx.role("judge")
+    spec = spec_hash(judge, ctx.backend_cfg("judge"))
+    return Store(ctx.store_root, f"verdicts/{safe(judge['name'])}-{spec[:12]}")
+
+
+def plan_judge(ctx: Context, generations: list[dict[str, Any]]) -> list[JudgeItem]:
+    judge = ctx.role("judge")
+    return plan_verdicts(generations, {c.id: c for c in ctx.dataset.cases}, judge_name=judge["name"],
+                         judge_spec=spec_hash(judge, ctx.backend_cfg("judge")), prompt=judge_prompt_config(ctx))
+
+
+def stored_generations(ctx: Context) -> list[dict[str, Any]]:
+    items = plan_gen(ctx)
+    store = generation_store(ctx)
+    missing = store.missing(it.key for it in items)
+    if len(missing) == len(items):
+        raise RunFailed(f"no generations stored for model {ctx.role('model')['name']} with this config; "
+                        "run `medrealmm generate` (or `medrealmm run`) first")
+    if missing:
+        log.warning("%d of %d replies are missing (failed or not generated yet); their cases are not scored",
+                    len(missing), len(items))
+    return [r for r in store.records(it.key for it in items) if not r.get("error")]
+
+
+def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -> pl.DataFrame:
+    judge = ctx.role("judge")
+    generations = stored_generations(ctx) if generations is None else generations
+    items = plan_judge(ctx, generations)
+    store = verdict_store(ctx)
+    backend_cfg = ctx.backend_cfg("judge")
+    t0 = time.perf_counter()
+    stats = run_judging(
+        items, judge=judge["name"], store=store, chunk_size=int(ctx.cfg["run"]["judging"]["chunk_size"]),
+        backend_factory=lambda: _engine(ctx, "judge"), sampling_cfg=judge.get("sampling"),
+        prompt=judge_prompt_config(ctx), image_bytes=ctx.dataset.image_bytes,
+        max_retries=int(judge.get("max_retries", 2)), structured=_structured(backend_cfg, judge),
+        chat_template_kwargs=judge.get("chat_template_kwargs") or {}, seed=ctx.seed)
+    stats["seconds"] = round(time.perf_counter() - t0, 3)
+    ctx.stats["judging"] = stats
+    table = verdict_table(store, items)
+    write_table(table, ctx.out_dir / "verdicts.parquet")
+    return table
+
+
+def _structured(backend_cfg: dict[str, Any], judge: dict[str, Any]) -> bool:
+    if judge.get("structured_outputs") is not None:
+        return bool(judge["structured_outputs"])
+    return backend_cfg["kind"] != "transformers" and backend_cfg.get("structured", "") != "none"
+
+
+def verdict_table(store: Store, items: list[JudgeItem]) -> pl.DataFrame:
+    records = store.records(it.key for it in items)
+    return pl.DataFrame([{k: r.get(k) for k in VERDICT_COLUMNS} for r in records], schema=VERDICT_COLUMNS)
+
+
+# --- scoring --------------------------------------------------------------------------------------
+
+def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str, pl.DataFrame]:
+    from medrealmm.report.summary import write_summary
+    from medrealmm.scoring import breakdowns, histogram, score_cases, summarize
+
+    if verdicts is None:
+        path = ctx.out_dir / "verdicts.parquet"
+        if not path.exists():
+            raise RunFailed(f"{path} not found: run `medrealmm judge` (or `medrealmm run`) first")
+        verdicts = pl.read_parquet(path)
+    sc = ctx.cfg["run"]["scoring"]
+    boot = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
+    cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc["unscored_policy"])
+    tables = {"case_scores": cases, "summary": summarize(cases, **boot),
+              "histogram": histogram(cases, bin_width=float(sc["histogram_bin"]))}
+    edges = {k: list(v) for k, v in (sc.get("edges") or {}).items()}
+    for dim, df in breakdowns(cases, list(sc["dims"]), edges=edges, **boot).items():
+        tables[f"by_{dim}"] = df
+    for name, df in tables.items():
+        write_table(df, ctx.out_dir / f"{name}.parquet")
+    write_summary(ctx, tables, verdicts)
+    return tables
+
+
+def check_unscored(ctx: Context, verdicts: pl.DataFrame) -> None:
+    limit = float(ctx.role("judge").get("max_unscored_share", 0.05))
+    n = verdicts.height
+    unscored = verdicts.filter(pl.col("status") == "unscored").height
+    share = unscored / n if n else 0.0
+    ctx.stats["unscored"] = {"verdicts": n, "unscored": unscored, "share": round(share, 6), "limit": limit}
+    if share > limit:
+        raise RunFailed(f"{unscored} of {n} verdicts ({share:.1%}) are unscored, above judge.max_unscored_share="
+                        f"{limit:.1%}; the tables are written but the score is not trustworthy. Inspect "
+                        f"{ctx.out_dir / 'verdicts.parquet'} (column raw) and the judge settings.")
+
+
+# --- all in one -----------------------------------------------------------------------------------
+
+def write_manifest(ctx: Context) -> None:
+    ds = ctx.dataset
+    dataset = {"name": ds.name, "source": ds.source, "cases": len(ds.cases), "rejected": len(ds.errors),
+               "fingerprint": stable_hash(sorted(c.content_hash() + stable_hash(c.model_dump(mode="json", include={"rubric"}))
+                                                for c in ds.cases))}
+    judge = ctx.role("judge")
+    ctx.stats["judge_sees_images"] = bool(judge.get("sees_images", False))
+    manifest = build_manifest(config=ctx.cfg, dataset=dataset, engines=ctx.engines, stats=ctx.stats,
+                              seeds={"run.seed": ctx.seed})
+    write_json(ctx.out_dir / "manifest.json", manifest)
+
+
+def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judge", "score")) -> Context:
+    ctx = open_context(cfg)
+    try:
+        gens = stage_generate(ctx) if "generate" in stages else None
+        if "judge" in stages:
+            verdicts = stage_judge(ctx, gens)
+        else:
+            verdicts = None
+        if "score" in stages:
+            if verdicts is None:
+                verdicts = pl.read_parquet(ctx.out_dir / "verdicts.parquet") if (ctx.out_dir / "verdicts.parquet").exists() else None
+            tables = stage_score(ctx, verdicts)
+            log.info("results in %s\n%s", ctx.out_dir, tables["summary"])
+            check_unscored(ctx, verdicts if verdicts is not None else pl.read_parquet(ctx.out_dir / "verdicts.parquet"))
+    finally:
+        ctx.pool.close()
+        write_manifest(ctx)
+    return ctx

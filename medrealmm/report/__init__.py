@@ -1,0 +1,1 @@
+"""Human-readable results: the run summary (Markdown + JSON)."""

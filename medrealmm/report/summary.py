@@ -1,0 +1,54 @@
+"""The run summary: a Markdown page and a JSON file beside the Parquet tables.
+
+The Markdown is what a person opens first, so it says what was run, the score with its interval,
+how many cases were left out and why, and where the detailed tables are.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from medrealmm.manifest import write_json
+
+if TYPE_CHECKING:
+    from medrealmm.pipeline import Context
+
+
+def markdown_table(df: pl.DataFrame, floats: int = 3) -> str:
+    cols = df.columns
+    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for r in df.iter_rows():
+        cells = [f"{v:.{floats}f}" if isinstance(v, float) else ("" if v is None else str(v)) for v in r]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def summary_rows(tables: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
+    return tables["summary"].to_dicts()
+
+
+def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame) -> None:
+    cfg = ctx.cfg
+    judge = cfg["judge"]
+    unscored = verdicts.filter(pl.col("status") == "unscored").height
+    info = {"dataset": ctx.dataset.name, "cases": len(ctx.dataset.cases), "rejected_cases": len(ctx.dataset.errors),
+            "model": cfg["model"]["name"], "judge": judge["name"], "judge_sees_images": bool(judge.get("sees_images")),
+            "modes": list(cfg["run"]["modes"]), "verdicts": verdicts.height, "unscored_verdicts": unscored,
+            "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": summary_rows(tables)}
+    write_json(ctx.out_dir / "summary.json", info)
+    lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", "",
+             f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",
+             f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
+             f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)", "",
+             "## Score", "",
+             "Case score = clip(Σ w·v / Σ max(w, 0), 0, 1); benchmark score = mean over scored cases, "
+             "with a seeded bootstrap interval. `score_clip_mean_only` is HealthBench's convention.", "",
+             markdown_table(tables["summary"]), ""]
+    for name, df in tables.items():
+        if name.startswith("by_"):
+            lines += [f"## By {name[3:]}", "", markdown_table(df.drop(["judge", "sample"])), ""]
+    lines += ["## Files", "", "generations.parquet, verdicts.parquet, case_scores.parquet, summary.parquet, "
+              "histogram.parquet, by_*.parquet, manifest.json (config, versions, model hashes).", ""]
+    (ctx.out_dir / "summary.md").write_text("\n".join(lines), encoding="utf-8")
