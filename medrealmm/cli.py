@@ -34,6 +34,7 @@ log = logging.getLogger("medrealmm")
 
 def execute(command: str, cfg_node) -> None:
     from medrealmm.config import to_plain
+    from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.schema import CaseError
 
@@ -50,7 +51,7 @@ def execute(command: str, cfg_node) -> None:
                 sys.exit(1)
             return
         run_stages(cfg, COMMANDS[command])
-    except (RunFailed, CaseError) as e:
+    except (RunFailed, CaseError, ModelUnavailable) as e:
         log.error("%s", e)
         sys.exit(2)
 

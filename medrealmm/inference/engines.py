@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from medrealmm.inference.base import Backend
+from medrealmm.inference.model_files import resolve_local
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
@@ -36,13 +37,29 @@ def spec_hash(role: dict[str, Any], backend: dict[str, Any]) -> str:
     return stable_hash({"role": _strip(role), "backend": _strip(backend)})
 
 
+class ModelUnavailable(RuntimeError):
+    """The model is neither on this machine nor downloadable from here."""
+
+
 def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
-    """The model folder or hub id; tiny test models are built on first use."""
+    """A local model folder: tiny test models are built, hub models fetched once (or found cached)."""
     if role.get("tiny"):
         from medrealmm.testing.tiny_models import ensure_tiny_model
 
         return str(ensure_tiny_model(role["tiny"], cache_dir))
-    return str(role["path"])
+    path = str(role["path"])
+    if resolve_local(path) is not None:
+        return str(resolve_local(path))
+    log.info("model %s is not on this machine: fetching it from the Hugging Face hub", path)
+    try:
+        from huggingface_hub import snapshot_download
+
+        return snapshot_download(path, revision=role.get("revision"))
+    except Exception as e:
+        raise ModelUnavailable(
+            f"model {role['name']!r} ({path}) is not on this machine and could not be downloaded from here "
+            f"({type(e).__name__}). Download it where the hub is reachable (`hf download {path}`) and set "
+            f"model.path (or judge.path)=/local/folder, or run fully offline with preset=smoke.") from None
 
 
 def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
@@ -53,7 +70,10 @@ def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
 
 def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
     kind = backend["kind"]
-    path = resolve_model_path(role, cache_dir)
+    if kind == "openai":  # the server holds the weights; send the name it serves them under
+        path = role.get("server_model") or role.get("path") or role["name"]
+    else:
+        path = resolve_model_path(role, cache_dir)
     name = role["name"]
     if kind == "vllm":
         from medrealmm.inference.vllm_backend import VLLMBackend
@@ -74,7 +94,7 @@ def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: st
         from medrealmm.inference.openai_backend import OpenAIBackend
 
         key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
-        return OpenAIBackend(name, role.get("server_model") or path, backend["base_url"], api_key=key,
+        return OpenAIBackend(name, path, backend["base_url"], api_key=key,
                              concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
                              max_retries=backend.get("max_retries", 5),
                              structured=backend.get("structured", "response_format"),

@@ -22,6 +22,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -56,6 +57,15 @@ class _Stats:
     cached_tokens: int = 0
     completion_tokens: int = 0
     error_samples: list[str] = field(default_factory=list)
+
+
+def _plain(value: Any) -> Any:
+    """Plain dicts/lists (config objects such as OmegaConf's are not JSON-serialisable)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -113,7 +123,8 @@ def _content_text(content: Any) -> str | None:
 def parse_completion(data: Any) -> Completion:
     """Turn a ``chat.completion`` JSON body into a :class:`Completion` (``error`` set if unusable)."""
     if not isinstance(data, dict):
-        return Completion(text=None, error=f"malformed response: expected a JSON object, got {type(data).__name__}")
+        kind = type(data).__name__
+        return Completion(text=None, error=f"malformed response: expected a JSON object, got {kind}")
     choices = data.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         err = data.get("error")
@@ -181,7 +192,7 @@ class OpenAIBackend:
         self.backoff_s = float(backoff_s)
         self.backoff_max_s = float(backoff_max_s)
         self.structured = structured
-        self.extra_body = dict(extra_body or {})
+        self.extra_body: dict[str, Any] = _plain(extra_body) if extra_body else {}
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIBackend(name={self.name!r}, model={self.model!r}, base_url={self.base_url!r})"
@@ -344,9 +355,8 @@ class OpenAIBackend:
             try:
                 data = resp.json()
             except ValueError as e:
-                return _Attempt(
-                    completion=Completion(text=None, error=f"malformed response (HTTP {status}): {e}"[:_MAX_ERROR_CHARS])
-                )
+                error = f"malformed response (HTTP {status}): {e}"[:_MAX_ERROR_CHARS]
+                return _Attempt(completion=Completion(text=None, error=error))
             return _Attempt(completion=parse_completion(data))
         msg = _server_message(resp)
         error = f"HTTP {status}: {msg}" if msg else f"HTTP {status}"

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Set up the CPU environment and run the whole test suite: `bash launch/test.sh [pytest args]`.
+# Everything runs offline on tiny random models built on the fly (vLLM's CPU build, transformers).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bash "$ROOT/launch/setup.sh" "$ROOT/.venv"
+cd "$ROOT"
+export HF_HUB_OFFLINE=1
+exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
