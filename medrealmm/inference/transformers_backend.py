@@ -17,8 +17,11 @@ Choices that matter for reproducibility and for comparing with vLLM:
 - ``presence_penalty`` is applied by a small logits processor (vLLM semantics: generated tokens
   only). ``repetition_penalty`` is transformers' own, which also counts prompt tokens (as vLLM
   does) and, in a padded batch, the pad token; that can only lower the pad/EOS token's score.
-- Sampling is seeded per chunk (first request's seed + chunk index), so the same batch gives the
-  same outputs; a sampled answer depends on its chunk, not on the request's seed alone.
+- Requests are grouped by settings (all but the seed), sorted by prompt size within a group (less
+  padding) and cut into chunks of ``batch_size``. Sampling is seeded per chunk (the chunk's first
+  request's seed + chunk index): the same batch gives the same outputs, but a sampled answer
+  depends on its chunk, not on the request's seed alone. Greedy answers do not depend on the
+  batch: padded and unpadded logits differ by float rounding only (~1e-7 in float32 on CPU).
 - ``json_schema`` is ignored (no constrained decoding here); ``describe()`` says so.
 """
 
@@ -229,7 +232,7 @@ class TransformersBackend:
 
     def _prepare(self, index: int, req: ChatRequest) -> _Prepared:
         """Render one request to prompt text and load its images; raises on a bad request."""
-        kwargs = dict(req.chat_template_kwargs or {})
+        kwargs = self._template_kwargs(dict(req.chat_template_kwargs or {}))
         if self.chat_template:
             kwargs["chat_template"] = self.chat_template
         n_images = count_images(req.messages)
@@ -249,6 +252,25 @@ class TransformersBackend:
         text = self.processor.apply_chat_template(msgs, tokenize=False, add_generation_prompt=True, **kwargs)
         merged = (self.image_patch_size * 2) ** 2
         return _Prepared(index, text, images, len(text) + sum(i.width * i.height // merged for i in images))
+
+    def _template_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Drop kwargs the processor's template does not use (e.g. ``enable_thinking`` for a model
+        without thinking mode): a processor would take them for processor arguments and warn for
+        every request. vLLM drops them the same way; tokenizers ignore them anyway."""
+        if not kwargs or self.processor is None:
+            return kwargs
+        try:
+            from transformers.utils.chat_template_utils import _get_template_variables
+
+            template = self.chat_template or self.processor.chat_template
+            if isinstance(template, dict):
+                template = template.get("default")
+            known = _get_template_variables(template)
+        except Exception:  # private helper moved or template unreadable: pass everything on
+            return kwargs
+        if set(kwargs) - known:
+            log.debug("chat template of %s ignores %s", self.name, sorted(set(kwargs) - known))
+        return {k: v for k, v in kwargs.items() if k in known}
 
     def _encode(self, items: list[_Prepared]):
         texts = [p.text for p in items]
