@@ -123,11 +123,16 @@ class Case(_Model):
         return len(self.turns)
 
     def content_hash(self) -> str:
-        """Hash of everything that determines a generation for this case (rubric excluded)."""
-        body = self.model_dump(mode="json", exclude={"rubric", "meta"})
+        """Hash of everything that determines a generation for this case (rubric excluded).
+
+        An image counts by its content (``sha256``, filled at load time) rather than its path, so a
+        dataset moved or re-exported under other file names still finds its stored results."""
+        body = self.model_dump(mode="json", exclude={"rubric": True, "meta": True,
+                                                     "turns": {"__all__": {"images": {"__all__": {"data"}}}}})
         for turn in body["turns"]:
             for im in turn["images"]:
-                im.pop("data", None)
+                if im.get("sha256"):
+                    im.pop("path")
         return stable_hash(body)
 
     @classmethod
