@@ -96,7 +96,8 @@ def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: st
         key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
         return OpenAIBackend(name, path, backend["base_url"], api_key=key,
                              concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
-                             max_retries=backend.get("max_retries", 5),
+                             max_retries=backend.get("max_retries", 5), backoff_s=backend.get("backoff_s", 1.0),
+                             backoff_max_s=backend.get("backoff_max_s", 30.0),
                              structured=backend.get("structured", "response_format"),
                              extra_body=backend.get("extra_body"))
     raise ValueError(f"unknown backend kind {kind!r}: use vllm, transformers or openai (conf/backend/)")
