@@ -90,13 +90,13 @@ class VLLMBackend:
             reqs = [requests[i] for i in idx]
             try:
                 outs = self._run(reqs, desc)
-            except Exception as e:  # one bad prompt fails vLLM's whole batch: isolate it
-                log.warning("vLLM batch of %d failed (%s); retrying one by one", len(reqs), e)
+            except ValueError as e:  # a prompt vLLM refuses (too long, too many images) fails the whole batch
+                log.warning("vLLM refused a batch of %d (%s); retrying one by one", len(reqs), e)
                 outs = []
                 for r in reqs:
                     try:
                         outs.extend(self._run([r], ""))
-                    except Exception as e1:
+                    except ValueError as e1:
                         outs.append(Completion(text=None, error=f"{type(e1).__name__}: {e1}"))
             for i, o in zip(idx, outs):
                 results[i] = o
