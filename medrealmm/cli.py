@@ -37,6 +37,7 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.schema import CaseError
+    from medrealmm.scoring import UnscoredVerdictError
 
     cfg = to_plain(cfg_node)
     try:
@@ -51,7 +52,7 @@ def execute(command: str, cfg_node) -> None:
                 sys.exit(1)
             return
         run_stages(cfg, COMMANDS[command])
-    except (RunFailed, CaseError, ModelUnavailable) as e:
+    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError) as e:
         log.error("%s", e)
         sys.exit(2)
 

@@ -282,19 +282,15 @@ def write_manifest(ctx: Context) -> None:
 
 
 def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judge", "score")) -> Context:
+    """Run the named stages in order; a stage left out reads what an earlier run of it stored."""
     ctx = open_context(cfg)
     try:
         gens = stage_generate(ctx) if "generate" in stages else None
-        if "judge" in stages:
-            verdicts = stage_judge(ctx, gens)
-        else:
-            verdicts = None
+        verdicts = stage_judge(ctx, gens) if "judge" in stages else None
         if "score" in stages:
-            if verdicts is None:
-                verdicts = pl.read_parquet(ctx.out_dir / "verdicts.parquet") if (ctx.out_dir / "verdicts.parquet").exists() else None
             tables = stage_score(ctx, verdicts)
             log.info("results in %s\n%s", ctx.out_dir, tables["summary"])
-            check_unscored(ctx, verdicts if verdicts is not None else pl.read_parquet(ctx.out_dir / "verdicts.parquet"))
+            check_unscored(ctx, pl.read_parquet(ctx.out_dir / "verdicts.parquet"))
     finally:
         ctx.pool.close()
         write_manifest(ctx)

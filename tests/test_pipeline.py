@@ -217,3 +217,33 @@ def test_multirun_sweeps_modes(tmp_path, judge_server) -> None:
     cli(["run", "-m", *served(out, judge_server.base_url)[1:], "run.modes=[multimodal],[text]"], cwd=tmp_path)
     runs = sorted(p.parent.name for p in out.glob("runs/**/summary.parquet"))
     assert runs == ["online__qwen2.5-vl-3b__multimodal", "online__qwen2.5-vl-3b__text"]
+
+
+def test_failed_generations_are_reported_and_retried_by_the_next_run(tmp_path) -> None:
+    """A model behind a server that refuses one case: that reply is missing, said so, and a rerun
+    against a healthy server fills exactly that gap."""
+    from tests.support.openai_server import Faults, OpenAIServer
+
+    victim = SAMPLE.cases[0]
+    refuse = {victim.turns[-1].text: 400}
+    out = tmp_path / "out"
+
+    def args(url: str) -> list[str]:
+        return ["run", "backend=openai", f"backend.base_url={url}", "backend@judge_backend=openai",
+                f"judge_backend.base_url={url}", "data.limit=2", f"paths.outputs={out}"]
+
+    with OpenAIServer(Faults(status_for_text=refuse)) as bad:
+        cli(args(bad.base_url), cwd=tmp_path)
+    folder = run_dir(out)
+    t = read_tables(folder)
+    failed = t["generations"].filter(pl.col("error").is_not_null())
+    assert failed["case_id"].to_list() == [victim.id] and "HTTP 400" in failed["error"][0]
+    assert t["case_scores"]["case_id"].to_list() == [SAMPLE.cases[1].id]
+    assert json.loads((folder / "summary.json").read_text())["cases_without_verdicts"] == 1
+
+    with OpenAIServer() as good:
+        cli(args(good.base_url), cwd=tmp_path)
+        assert len(good.bodies) == 1 + len(victim.rubric)  # only the missing reply and its verdicts
+    t = read_tables(folder)
+    assert t["generations"]["error"].null_count() == 2
+    assert sorted(t["case_scores"]["case_id"]) == sorted(c.id for c in SAMPLE.cases[:2])

@@ -33,15 +33,21 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
     cfg = ctx.cfg
     judge = cfg["judge"]
     unscored = verdicts.filter(pl.col("status") == "unscored").height
+    expected = len(ctx.dataset.cases) * len(cfg["run"]["modes"]) * int(cfg["run"]["samples"])
+    if cfg["model"].get("modality") == "text":
+        expected = len(ctx.dataset.cases) * int(cfg["run"]["samples"])
+    unjudged = expected - tables["case_scores"].height
     info = {"dataset": ctx.dataset.name, "cases": len(ctx.dataset.cases), "rejected_cases": len(ctx.dataset.errors),
             "model": cfg["model"]["name"], "judge": judge["name"], "judge_sees_images": bool(judge.get("sees_images")),
             "modes": list(cfg["run"]["modes"]), "verdicts": verdicts.height, "unscored_verdicts": unscored,
+            "cases_without_verdicts": unjudged,
             "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": summary_rows(tables)}
     write_json(ctx.out_dir / "summary.json", info)
     lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", "",
              f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",
              f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
-             f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)", "",
+             f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)",
+             f"- case replies without verdicts (failed generation or judging; rerun to retry): {unjudged}", "",
              "## Score", "",
              "Case score = clip(Σ w·v / Σ max(w, 0), 0, 1); benchmark score = mean over scored cases, "
              "with a seeded bootstrap interval. `score_clip_mean_only` is HealthBench's convention.", "",
