@@ -5,5 +5,4 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$ROOT/launch/setup.sh" "$ROOT/.venv"
 cd "$ROOT"
-export HF_HUB_OFFLINE=1
 exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
