@@ -28,7 +28,7 @@ def main() -> None:
 
     out = tempfile.mkdtemp(prefix="bench-judge-")
     cfg = compose(["preset=smoke", "model=online", f"run.samples={args.samples}", f"paths.outputs={out}",
-                   f"paths.cache={out}/cache", "judge.sampling.max_tokens=48"])
+                   f"paths.cache={out}/cache"])
     ctx = pipeline.open_context(cfg)
     engine_s = 0.0
     real_get = ctx.pool.get

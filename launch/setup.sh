@@ -40,7 +40,9 @@ elif [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
     for p in torchaudio torchcodec triton; do
         "$PY" -m pip show -q "$p" >/dev/null 2>&1 && "$PY" -m pip uninstall -y -q "$p"
     done
-    "$PY" -m pip install -q --no-deps --no-build-isolation -e "$ROOT"
+    if ! log=$("$PY" -m pip install -q --no-deps --no-build-isolation -e "$ROOT" 2>&1); then
+        echo "$log" >&2; exit 1
+    fi
 fi
 
 SP=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')

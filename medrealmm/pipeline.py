@@ -276,9 +276,20 @@ def write_manifest(ctx: Context) -> None:
                                                 for c in ds.cases))}
     judge = ctx.role("judge")
     ctx.stats["judge_sees_images"] = bool(judge.get("sees_images", False))
-    manifest = build_manifest(config=ctx.cfg, dataset=dataset, engines=ctx.engines, stats=ctx.stats,
+    engines, stats = dict(ctx.engines), dict(ctx.stats)
+    path = ctx.out_dir / "manifest.json"
+    if path.exists():  # a stage run alone, or a resumed run: keep what earlier runs of the other stages found
+        import json
+
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+            engines = {**old.get("engines", {}), **engines}
+            stats = {**old.get("stats", {}), **stats}
+        except (OSError, ValueError):
+            log.warning("could not read the previous %s; writing a fresh one", path)
+    manifest = build_manifest(config=ctx.cfg, dataset=dataset, engines=engines, stats=stats,
                               seeds={"run.seed": ctx.seed})
-    write_json(ctx.out_dir / "manifest.json", manifest)
+    write_json(path, manifest)
 
 
 def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judge", "score")) -> Context:
