@@ -33,7 +33,8 @@ if [ "$MODE" = --gpu ]; then
 elif [ "$MODE" = --resolve ]; then
     "$PY" -m pip install -q -r "$ROOT/requirements/cpu.in"
     "$PY" -m pip freeze --all --exclude pip --exclude medrealmm > "$VENV/cpu.resolved.txt"
-    say "wrote $VENV/cpu.resolved.txt"
+    say "wrote $VENV/cpu.resolved.txt; compare it with requirements/cpu.txt"
+    exit 0
 elif [ "$(cat "$STAMP" 2>/dev/null)" != "$WANT" ]; then
     say "installing requirements/cpu.txt ($(grep -c '^[a-zA-Z]' "$ROOT/requirements/cpu.txt") pins)"
     "$PY" -m pip install -q --no-deps -r "$ROOT/requirements/cpu.txt" 2> >(grep -v "is ignored: it is neither" >&2)

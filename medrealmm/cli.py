@@ -54,7 +54,16 @@ def execute(command: str, cfg_node) -> None:
         run_stages(cfg, COMMANDS[command])
     except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError) as e:
         log.error("%s", e)
+        if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
+            raise
         sys.exit(2)
+
+
+def _in_multirun() -> bool:
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.types import RunMode
+
+    return HydraConfig.initialized() and HydraConfig.get().mode == RunMode.MULTIRUN
 
 
 def hydra_app(command: str):

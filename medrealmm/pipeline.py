@@ -69,9 +69,12 @@ def open_context(cfg: dict[str, Any]) -> Context:
     ds = load_dataset(cfg["data"])
     if not ds.cases:
         raise RunFailed(f"no usable case in {ds.source} ({len(ds.errors)} rejected; see the log)")
+    rejected = out_dir / "rejected_cases.jsonl"
     if ds.errors:
-        write_jsonl(out_dir / "rejected_cases.jsonl",
-                    [{"case_id": e.case_id, "field": e.field, "file": e.file, "reason": e.reason} for e in ds.errors])
+        write_jsonl(rejected, [{"case_id": e.case_id, "field": e.field, "file": e.file, "reason": e.reason}
+                               for e in ds.errors])
+    else:
+        rejected.unlink(missing_ok=True)
     paths = cfg["paths"]
     return Context(cfg=cfg, dataset=ds, out_dir=out_dir, store_root=Path(paths["store"]),
                    pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])))
@@ -111,6 +114,10 @@ def generation_spec(ctx: Context) -> tuple[str, str]:
     return model["name"], spec_hash(model, ctx.backend_cfg("model"))
 
 
+def judge_spec(ctx: Context) -> str:
+    return spec_hash(ctx.role("judge"), ctx.backend_cfg("judge"))
+
+
 def generation_store(ctx: Context) -> Store:
     name, spec = generation_spec(ctx)
     return Store(ctx.store_root, f"generations/{safe(name)}-{spec[:12]}")
@@ -124,7 +131,7 @@ def plan_gen(ctx: Context) -> list[GenItem]:
     name, spec = generation_spec(ctx)
     return plan_generations(ctx.dataset.cases, model_name=name, model_spec=spec, modes=model_modes(ctx),
                             samples=int(ctx.cfg["run"]["samples"]), prompt=prompt_config(ctx),
-                            seed=ctx.seed)
+                            seed=ctx.seed, online=bool(ctx.role("model").get("online")))
 
 
 def prompt_config(ctx: Context) -> PromptConfig:
@@ -135,7 +142,6 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
     model = ctx.role("model")
     items = plan_gen(ctx)
     store = generation_store(ctx)
-    backend_cfg = ctx.backend_cfg("model")
     t0 = time.perf_counter()
     stats = run_generations(
         items, model_name=model["name"], store=store, chunk_size=int(ctx.cfg["run"]["generation"]["chunk_size"]),
@@ -175,15 +181,14 @@ def judge_prompt_config(ctx: Context) -> JudgePromptConfig:
 
 
 def verdict_store(ctx: Context) -> Store:
-    judge = ctx.role("judge")
-    spec = spec_hash(judge, ctx.backend_cfg("judge"))
-    return Store(ctx.store_root, f"verdicts/{safe(judge['name'])}-{spec[:12]}")
+    return Store(ctx.store_root, f"verdicts/{safe(ctx.role('judge')['name'])}-{judge_spec(ctx)[:12]}")
 
 
 def plan_judge(ctx: Context, generations: list[dict[str, Any]]) -> list[JudgeItem]:
     judge = ctx.role("judge")
     return plan_verdicts(generations, {c.id: c for c in ctx.dataset.cases}, judge_name=judge["name"],
-                         judge_spec=spec_hash(judge, ctx.backend_cfg("judge")), prompt=judge_prompt_config(ctx))
+                         judge_spec=judge_spec(ctx), prompt=judge_prompt_config(ctx),
+                         structured=_structured(ctx.backend_cfg("judge"), judge))
 
 
 def stored_generations(ctx: Context) -> list[dict[str, Any]]:
@@ -210,7 +215,8 @@ def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -
         items, judge=judge["name"], store=store, chunk_size=int(ctx.cfg["run"]["judging"]["chunk_size"]),
         backend_factory=lambda: _engine(ctx, "judge"), sampling_cfg=judge.get("sampling"),
         prompt=judge_prompt_config(ctx), image_bytes=ctx.dataset.image_bytes,
-        max_retries=int(judge.get("max_retries", 2)), structured=_structured(backend_cfg, judge),
+        max_retries=int(judge.get("max_retries", 2)), retry_temperature=float(judge.get("retry_temperature", 0.7)),
+        structured=_structured(backend_cfg, judge),
         chat_template_kwargs=judge.get("chat_template_kwargs") or {}, seed=ctx.seed)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["judging"] = stats
@@ -232,7 +238,7 @@ def verdict_table(store: Store, items: list[JudgeItem]) -> pl.DataFrame:
 
 # --- scoring --------------------------------------------------------------------------------------
 
-def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str, pl.DataFrame]:
+def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str, Any]:
     from medrealmm.report.summary import write_summary
     from medrealmm.scoring import breakdowns, histogram, score_cases, summarize
 
@@ -251,20 +257,32 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
         tables[f"by_{dim}"] = df
     for name, df in tables.items():
         write_table(df, ctx.out_dir / f"{name}.parquet")
-    write_summary(ctx, tables, verdicts)
-    return tables
+    planned = len(plan_gen(ctx))
+    write_summary(ctx, tables, verdicts, planned_replies=planned, modes=model_modes(ctx))
+    return {**tables, "verdicts": verdicts, "planned_replies": planned}
 
 
-def check_unscored(ctx: Context, verdicts: pl.DataFrame) -> None:
+def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
+    """Fail (after the tables are written) when the score covers too little to be trusted: replies
+    that are missing (a shorter context would otherwise be scored on an easier subset) or verdicts
+    that are unscored."""
+    verdicts, planned = tables["verdicts"], tables["planned_replies"]
+    missing = planned - tables["case_scores"].height
+    max_missing = float(ctx.cfg["run"].get("max_missing_share", 0.0))
     limit = float(ctx.role("judge").get("max_unscored_share", 0.05))
-    n = verdicts.height
     unscored = verdicts.filter(pl.col("status") == "unscored").height
-    share = unscored / n if n else 0.0
-    ctx.stats["unscored"] = {"verdicts": n, "unscored": unscored, "share": round(share, 6), "limit": limit}
+    share = unscored / verdicts.height if verdicts.height else 0.0
+    ctx.stats["completeness"] = {"planned_replies": planned, "replies_without_verdicts": missing,
+                                 "verdicts": verdicts.height, "unscored": unscored,
+                                 "unscored_share": round(share, 6), "max_unscored_share": limit}
+    if missing > max_missing * planned or not verdicts.height:
+        raise RunFailed(f"{missing} of {planned} case replies have no verdicts (failed generation or judging; "
+                        f"run.max_missing_share={max_missing:.1%}); the tables are written, rerun to retry them")
     if share > limit:
-        raise RunFailed(f"{unscored} of {n} verdicts ({share:.1%}) are unscored, above judge.max_unscored_share="
-                        f"{limit:.1%}; the tables are written but the score is not trustworthy. Inspect "
-                        f"{ctx.out_dir / 'verdicts.parquet'} (column raw) and the judge settings.")
+        raise RunFailed(f"{unscored} of {verdicts.height} verdicts ({share:.1%}) are unscored, above "
+                        f"judge.max_unscored_share={limit:.1%}; the tables are written but the score is not "
+                        f"trustworthy. Inspect {ctx.out_dir / 'verdicts.parquet'} (columns raw, error) and the "
+                        "judge settings; a rerun asks the unscored ones again.")
 
 
 # --- all in one -----------------------------------------------------------------------------------
@@ -301,7 +319,7 @@ def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judg
         if "score" in stages:
             tables = stage_score(ctx, verdicts)
             log.info("results in %s\n%s", ctx.out_dir, tables["summary"])
-            check_unscored(ctx, pl.read_parquet(ctx.out_dir / "verdicts.parquet"))
+            check_complete(ctx, tables)
     finally:
         ctx.pool.close()
         write_manifest(ctx)

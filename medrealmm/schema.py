@@ -1,4 +1,4 @@
-"""The data model of a MedRealMM case and of everything a run produces about it.
+"""The data model of a MedRealMM case (replies and verdicts are table rows: see pipeline.py).
 
 One benchmark instance is the consultation up to the challenge point (``turns``), the physician's
 real next reply (``y_orig``) and a case-specific rubric of weighted criteria. Validation errors
@@ -146,42 +146,6 @@ class Case(_Model):
             msg = err["msg"].removeprefix("Value error, ")
             case_id = raw.get("id") if isinstance(raw, dict) else None
             raise CaseError(msg, case_id=case_id, field=field, file=file) from None
-
-
-class Generation(_Model):
-    """A reply written by the evaluated model (or the real physician, model ``online``)."""
-
-    key: str
-    case_id: str
-    model: str
-    mode: Mode
-    sample: int = 0
-    text: str | None
-    reasoning: str | None = None
-    finish_reason: str | None = None
-    error: str | None = None
-
-
-VerdictStatus = Literal["scored", "unscored"]
-
-
-class Verdict(_Model):
-    """The judge's decision on one criterion for one reply. ``met`` is None when unscored."""
-
-    key: str
-    generation_key: str
-    case_id: str
-    model: str
-    mode: Mode
-    sample: int = 0
-    judge: str
-    criterion_id: str
-    weight: int
-    met: bool | None
-    status: VerdictStatus
-    rationale: str | None = None
-    raw: str | None = None
-    attempts: int = 1
 
 
 def stable_hash(obj: Any) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,6 +22,8 @@ from typing import Any
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
+
+STALE_TMP_SECONDS = 6 * 3600  # a chunk file still unrenamed after this long was left by a killed writer
 
 
 class Store:
@@ -39,8 +42,13 @@ class Store:
                         old = records.get(rec["key"])
                         if old is None or (old.get("error") and not rec.get("error")):
                             records[rec["key"]] = rec
-            for tmp in self.dir.glob("*.tmp"):  # left by a killed writer: never renamed, never counted
-                tmp.unlink(missing_ok=True)
+            now = time.time()
+            for tmp in self.dir.glob("*.tmp"):  # never renamed, so never counted; a live writer's is fresh
+                try:
+                    if now - tmp.stat().st_mtime > STALE_TMP_SECONDS:
+                        tmp.unlink()
+                except FileNotFoundError:
+                    pass
             self._records = records
         return self._records
 

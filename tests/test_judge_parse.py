@@ -20,6 +20,9 @@ from medrealmm.judge.parse import parse_verdict
     ('{"rationale": "x", "met": "maybe"}', None),
     ('<think>{"met": true}', None),   # reasoning cut off: the verdict inside the thought does not count
     ('"met": false, trailing prose', False),
+    ('示例：{"met": true}。实际判定：{"rationale":"未提及","met":false}', None),  # disagreeing objects
+    ('{"rationale": "他说\\"好的\\"吗", "met": true}', True),  # escaped quotes in the rationale
+    ('"met": true ... "met": false', None),
 ])
 def test_parse_verdict(text, met) -> None:
     v = parse_verdict(text)
@@ -29,3 +32,5 @@ def test_parse_verdict(text, met) -> None:
 def test_rationale_kept() -> None:
     v = parse_verdict('{"rationale": "指出了血红蛋白偏低", "met": true}')
     assert v is not None and v.rationale == "指出了血红蛋白偏低"
+    v = parse_verdict('前言 {"rationale": "含\\"引号\\"", "met": false}')
+    assert v is not None and v.rationale == '含"引号"' and v.met is False

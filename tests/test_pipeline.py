@@ -77,7 +77,7 @@ def test_smoke_run_on_vllm_both_modes_then_resume_from_store(tmp_path, tiny_cach
     assert m2["stats"]["judging"]["cached"] == 2 * criteria() and m2["stats"]["judging"]["requests"] == 0
     assert m2["engines"] == m["engines"]  # the engines that produced the stored results stay on record
     for name, df in read_tables(folder).items():
-        assert_frame_equal(df, t[name], check_exact=True), name
+        assert_frame_equal(df, t[name], check_exact=True)
 
 
 def test_transformers_backend_counts_unparseable_verdicts_as_unscored(tmp_path, tiny_cache) -> None:
@@ -96,16 +96,25 @@ def test_transformers_backend_counts_unparseable_verdicts_as_unscored(tmp_path, 
     assert excluded["score"].null_count() == excluded.height
 
 
-def test_unscored_share_above_the_limit_fails_the_run_but_keeps_tables(tmp_path, tiny_cache) -> None:
+def test_unscored_share_above_the_limit_fails_the_run_but_keeps_tables(tmp_path) -> None:
+    """A judge server that answers with no content: every verdict is unscored, retried, counted."""
+    from tests.support.openai_server import Faults, OpenAIServer
+
     out = tmp_path / "out"
-    r = cli(base(out, tiny_cache, "data.limit=1", "backend@judge_backend=transformers", "judge.max_retries=0"),
-            cwd=tmp_path, check=False)
-    v = read_tables(run_dir(out))["verdicts"]
-    share = v.filter(pl.col("status") == "unscored").height / v.height
-    if share <= 0.05:
-        pytest.skip("the random judge happened to write parseable JSON; nothing to fail on")
-    assert r.returncode == 2
-    assert "max_unscored_share" in r.stderr
+    with OpenAIServer(Faults(content_null=True)) as srv:
+        r = cli(served(out, srv.base_url, "data.limit=1", "judge.max_retries=1"), cwd=tmp_path, check=False)
+        assert len(srv.bodies) == 2 * criteria(1)
+        assert {b["temperature"] for b in srv.bodies} == {0.0, 0.7}  # the retry samples
+    assert r.returncode == 2 and "max_unscored_share" in r.stderr
+    t = read_tables(run_dir(out))
+    assert t["verdicts"]["status"].unique().to_list() == ["unscored"]
+    assert t["verdicts"]["error"].unique().to_list() == ["unparseable verdict"]
+    assert t["case_scores"]["status"].to_list() == ["excluded_unscored"]
+
+    with OpenAIServer() as good:  # the next run asks the unscored verdicts again
+        cli(served(out, good.base_url, "data.limit=1"), cwd=tmp_path)
+        assert len(good.bodies) == criteria(1)
+    assert read_tables(run_dir(out))["verdicts"]["status"].unique().to_list() == ["scored"]
 
 
 def test_text_only_model_gets_the_text_rendering(tmp_path, tiny_cache) -> None:
@@ -212,6 +221,15 @@ def test_bad_cases_are_recorded_and_the_run_goes_on(tmp_path, judge_server) -> N
     assert "broken-1" in r.stderr and "turns.0.images.0.path" in r.stderr and "cases.jsonl" in r.stderr
 
 
+def test_a_failing_job_does_not_stop_the_rest_of_a_multirun(tmp_path, judge_server) -> None:
+    out = tmp_path / "out"
+    # job 0 cannot find its model (an invalid local path, no download attempted), job 1 needs none
+    r = cli(["run", "-m", *served(out, judge_server.base_url)[1:], "data.limit=1",
+             "model=qwen2_5_vl_3b,online", "++model.path=/nonexistent/medrealmm-model"], cwd=tmp_path, check=False)
+    assert r.returncode != 0 and "is not on this machine" in r.stderr
+    assert [p.parent.name for p in out.glob("runs/**/summary.parquet")] == ["online__qwen2.5-vl-3b__multimodal"]
+
+
 def test_multirun_sweeps_modes(tmp_path, judge_server) -> None:
     out = tmp_path / "out"
     cli(["run", "-m", *served(out, judge_server.base_url)[1:], "run.modes=[multimodal],[text]"], cwd=tmp_path)
@@ -233,7 +251,8 @@ def test_failed_generations_are_reported_and_retried_by_the_next_run(tmp_path) -
                 f"judge_backend.base_url={url}", "data.limit=2", f"paths.outputs={out}"]
 
     with OpenAIServer(Faults(status_for_text=refuse)) as bad:
-        cli(args(bad.base_url), cwd=tmp_path)
+        r = cli(args(bad.base_url), cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "1 of 2 case replies have no verdicts" in r.stderr
     folder = run_dir(out)
     t = read_tables(folder)
     failed = t["generations"].filter(pl.col("error").is_not_null())

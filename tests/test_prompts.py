@@ -6,7 +6,8 @@ import io
 
 from PIL import Image
 
-from medrealmm.inference.prompts import DEFAULT_IMAGE_MARKER, PromptConfig, data_url, generation_messages
+from medrealmm.inference.prompts import (DEFAULT_IMAGE_MARKER, DEFAULT_OPENING, PromptConfig, data_url,
+                                        generation_messages, image_identity, inline_images)
 from medrealmm.judge.prompts import JudgePromptConfig, judge_messages
 from medrealmm.schema import Case
 
@@ -27,8 +28,11 @@ CASE = Case.parse({
     "rubric": [{"id": "c1", "text": "询问过敏史", "weight": 5}, {"id": "c2", "text": "建议抗生素", "weight": -4}]})
 
 
-def read(_ref) -> bytes:
+def _bytes(_ref) -> bytes:
     return png()
+
+
+read = inline_images(_bytes)
 
 
 def test_roles_alternate_and_images_are_data_urls() -> None:
@@ -73,6 +77,16 @@ def test_judge_can_see_images_and_criterion_first_layout() -> None:
     assert first[1]["content"][0]["text"].startswith("【评分标准】")
 
 
-def test_template_hash_changes_with_the_prompt() -> None:
-    assert PromptConfig().template_hash() != PromptConfig(system="别的").template_hash()
-    assert JudgePromptConfig().template_hash() != JudgePromptConfig(sees_images=True).template_hash()
+def test_dialogue_opening_with_the_doctor_starts_with_a_user_turn() -> None:
+    case = CASE.model_copy(update={"turns": (CASE.turns[2], *CASE.turns)})
+    msgs = generation_messages(case, "text", PromptConfig(), read)
+    assert [m["role"] for m in msgs[:3]] == ["system", "user", "assistant"]
+    assert msgs[1]["content"] == DEFAULT_OPENING
+
+
+def test_images_in_keys_are_their_content_hash() -> None:
+    ref = CASE.turns[0].images[0]
+    assert image_identity(ref) == "path:a.png"
+    assert image_identity(ref.model_copy(update={"sha256": "ab" * 32})) == "sha256:" + "ab" * 32
+    msgs = generation_messages(CASE, "multimodal", PromptConfig(), image_identity)
+    assert msgs[1]["content"][1]["image_url"]["url"] == "path:a.png"

@@ -21,13 +21,21 @@ def test_put_and_reload(tmp_path) -> None:
     assert sorted(json.loads(l)["key"] for l in lines) == ["a", "b", "c"]
 
 
-def test_leftover_tmp_from_a_killed_writer_is_ignored(tmp_path) -> None:
+def test_leftover_tmp_from_a_killed_writer_is_ignored_and_cleaned_when_stale(tmp_path) -> None:
+    import os
+    import time
+
     s = Store(tmp_path, "g")
     s.put_many([rec("a")])
-    (tmp_path / "g" / "deadbeef.1234.tmp").write_text('{"key": "z", "value": "half"')
+    stale = tmp_path / "g" / "deadbeef.1234.tmp"
+    live = tmp_path / "g" / "cafe.5678.tmp"  # another process may be about to rename this one
+    for f in (stale, live):
+        f.write_text('{"key": "z", "value": "half"')
+    old = time.time() - 7 * 3600
+    os.utime(stale, (old, old))
     fresh = Store(tmp_path, "g")
     assert "z" not in fresh and len(fresh) == 1
-    assert not list((tmp_path / "g").glob("*.tmp"))
+    assert not stale.exists() and live.exists()
 
 
 def test_error_records_count_as_missing_until_a_good_one_arrives(tmp_path) -> None:

@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from medrealmm.inference.base import Backend
-from medrealmm.inference.model_files import resolve_local
+from medrealmm.inference.model_files import cuda_available, resolve_local
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 OPERATIONAL_KEYS = frozenset({
     "batch_size", "concurrency", "timeout_s", "max_retries", "backoff_s", "backoff_max_s",
     "gpu_memory_utilization", "kv_cache_gib", "in_process", "max_num_seqs", "enforce_eager",
-    "api_key", "api_key_env", "base_url", "device", "name", "max_unscored_share",
+    "api_key", "api_key_env", "base_url", "name", "max_unscored_share", "retry_temperature",
 })
 
 
@@ -32,9 +32,21 @@ def _strip(obj: Any) -> Any:
     return obj
 
 
+def effective_backend(backend: dict[str, Any]) -> dict[str, Any]:
+    """The backend config as it will run here: ``device: auto`` resolved, and the CPU settings kept
+    only on CPU (a CPU float32 reply is not a GPU bf16 reply)."""
+    b = dict(backend)
+    if b["kind"] in ("vllm", "transformers"):
+        if b.get("device", "auto") == "auto":
+            b["device"] = "cuda" if cuda_available() else "cpu"
+        if b["device"] != "cpu":
+            b.pop("cpu", None)
+    return b
+
+
 def spec_hash(role: dict[str, Any], backend: dict[str, Any]) -> str:
-    """Hash of what determines a role's outputs: model, sampling, template and engine kind."""
-    return stable_hash({"role": _strip(role), "backend": _strip(backend)})
+    """Hash of what determines a role's outputs: model, sampling, engine kind, device and dtype."""
+    return stable_hash({"role": _strip(role), "backend": _strip(effective_backend(backend))})
 
 
 class ModelUnavailable(RuntimeError):
@@ -48,8 +60,9 @@ def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
 
         return str(ensure_tiny_model(role["tiny"], cache_dir))
     path = str(role["path"])
-    if resolve_local(path) is not None:
-        return str(resolve_local(path))
+    local = resolve_local(path)
+    if local is not None:
+        return str(local)
     log.info("model %s is not on this machine: fetching it from the Hugging Face hub", path)
     try:
         from huggingface_hub import snapshot_download
@@ -64,7 +77,7 @@ def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
 
 def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
     """Two roles with the same identity can share one loaded engine (e.g. smoke model = judge)."""
-    keys = ("path", "tiny", "engine", "transformers", "server_model")
+    keys = ("path", "tiny", "revision", "engine", "transformers", "server_model", "chat_template")
     return stable_hash({"role": {k: role.get(k) for k in keys}, "backend": backend})
 
 

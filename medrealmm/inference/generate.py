@@ -15,7 +15,7 @@ from typing import Any
 from tqdm import tqdm
 
 from medrealmm.inference.base import Backend, ChatRequest, Sampling
-from medrealmm.inference.prompts import PromptConfig, generation_messages
+from medrealmm.inference.prompts import PromptConfig, generation_messages, image_identity, inline_images
 from medrealmm.inference.reasoning import split_reasoning
 from medrealmm.schema import Case, ImageRef, Mode, stable_hash
 from medrealmm.store import Store
@@ -37,20 +37,25 @@ def derived_seed(*parts: Any) -> int:
 
 
 def plan_generations(cases: list[Case], *, model_name: str, model_spec: str, modes: list[Mode],
-                     samples: int, prompt: PromptConfig, seed: int) -> list[GenItem]:
+                     samples: int, prompt: PromptConfig, seed: int, online: bool = False) -> list[GenItem]:
+    """One item per (case, mode, sample), keyed by the exact prompt the model would see (images by
+    content hash), the model's spec and the seed: a new prompt or setting is new work, a typo fixed
+    in a field the prompt does not show is not."""
     items = []
     for case in cases:
         for mode in modes:
+            shown = ({"online": case.y_orig} if online
+                     else {"messages": generation_messages(case, mode, prompt, image_identity)})
             for s in range(samples):
-                key = stable_hash({"case": case.content_hash(), "mode": mode, "sample": s, "seed": seed,
-                                   "model": model_spec, "prompt": prompt.template_hash(),
+                key = stable_hash({**shown, "mode": mode, "sample": s, "seed": seed, "model": model_spec,
                                    "model_name": model_name})
                 items.append(GenItem(key, case, mode, s))
     return items
 
 
 def chunks(items: list, size: int) -> Iterator[list]:
-    for i in range(0, len(items), max(1, size)):
+    size = max(1, size)
+    for i in range(0, len(items), size):
         yield items[i:i + size]
 
 
@@ -83,19 +88,22 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
         if backend is None:
             assert backend_factory is not None
             backend = backend_factory()
-        reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_bytes),
+        image_url = inline_images(image_bytes)
+        reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_url),
                             Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key)),
                             chat_template_kwargs=dict(chat_template_kwargs or {})) for it in pending]
         outs = backend.chat(reqs, desc=f"{model_name} replies")
         records = []
-        for it, out in zip(pending, outs):
+        for it, out in zip(pending, outs, strict=True):
             reply, reasoning = split_reasoning(out.text, out.reasoning)
-            if out.error:
+            error = out.error or (None if reply is not None else "the engine returned no text")
+            if error:
                 stats["errors"] += 1
-                log.warning("generation failed for case %s (%s): %s", it.case.id, it.mode, out.error)
+                log.warning("generation failed for case %s (%s): %s", it.case.id, it.mode, error)
+            else:
+                stats["generated"] += 1
             records.append(_record(it, model_name, text=reply, reasoning=reasoning,
-                                   finish_reason=out.finish_reason, error=out.error,
+                                   finish_reason=out.finish_reason, error=error,
                                    prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens))
         store.put_many(records)
-        stats["generated"] += len(records) - stats["errors"]
     return stats

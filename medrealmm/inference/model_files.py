@@ -26,6 +26,15 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def cuda_available() -> bool:
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available())
+    except Exception:  # torch missing or a broken driver: no GPU for us
+        return False
+
+
 def resolve_local(path_or_id: str) -> Path | None:
     """The local folder of a model: the path itself, or its snapshot in the HF cache (no network)."""
     p = Path(path_or_id).expanduser()

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from medrealmm.schema import Case, ImageRef, Mode, stable_hash
+from medrealmm.schema import Case, ImageRef, Mode
 
 DEFAULT_SYSTEM = (
     "你是一名在互联网医院提供在线问诊服务的执业医生。下面是你与患者的对话，患者可能上传了检查报告、处方、"
@@ -22,6 +22,7 @@ DEFAULT_SYSTEM = (
 )
 DEFAULT_IMAGE_MARKER = "[患者上传了一张图片，当前无法查看图片内容]"
 DEFAULT_CONTINUE = "（患者暂无新消息，请继续以医生身份回复。）"
+DEFAULT_OPENING = "（患者发起了在线问诊。）"
 SEX_ZH = {"male": "男", "female": "女"}
 
 
@@ -30,14 +31,25 @@ class PromptConfig:
     system: str = DEFAULT_SYSTEM
     image_marker: str = DEFAULT_IMAGE_MARKER
     continue_text: str = DEFAULT_CONTINUE
+    opening_text: str = DEFAULT_OPENING
     include_patient_info: bool = True
 
     @classmethod
     def from_config(cls, cfg: Any | None) -> PromptConfig:
         return cls(**dict(cfg or {}))
 
-    def template_hash(self) -> str:
-        return stable_hash({"template": "generation-v1", **self.__dict__})
+
+ImageUrl = Callable[[ImageRef], str]
+
+
+def image_identity(ref: ImageRef) -> str:
+    """What stands for an image in result keys: its content hash (its path when not loaded)."""
+    return f"sha256:{ref.sha256}" if ref.sha256 else f"path:{ref.path}"
+
+
+def inline_images(read: Callable[[ImageRef], bytes]) -> ImageUrl:
+    """Images as data URLs, understood by vLLM, transformers (qwen-vl-utils) and HTTP servers."""
+    return lambda ref: data_url(read(ref))
 
 
 def image_mime(data: bytes) -> str:
@@ -69,29 +81,31 @@ def patient_line(case: Case) -> str:
 
 
 def content_parts(text: str, images: tuple[ImageRef, ...], mode: Mode, marker: str,
-                  image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+                  image_url: ImageUrl) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if text.strip():
         parts.append({"type": "text", "text": text})
     for im in images:
         if mode == "multimodal":
-            parts.append({"type": "image_url", "image_url": {"url": data_url(image_bytes(im))}})
+            parts.append({"type": "image_url", "image_url": {"url": image_url(im)}})
         else:
             parts.append({"type": "text", "text": marker})
     return parts
 
 
-def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig,
-                      image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
-    """The consultation as alternating user/assistant messages, ending with a user message."""
+def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
+    """The consultation as alternating user/assistant messages, starting and ending with the user
+    (several chat templates, e.g. Gemma's, refuse anything else)."""
     messages: list[dict[str, Any]] = []
     for turn in case.turns:
         role = "user" if turn.role == "patient" else "assistant"
-        parts = content_parts(turn.text, turn.images, mode, cfg.image_marker, image_bytes)
+        parts = content_parts(turn.text, turn.images, mode, cfg.image_marker, image_url)
         if messages and messages[-1]["role"] == role:
             messages[-1]["content"].extend(parts)
         else:
             messages.append({"role": role, "content": parts})
+    if messages[0]["role"] != "user":
+        messages.insert(0, {"role": "user", "content": [{"type": "text", "text": cfg.opening_text}]})
     if messages[-1]["role"] != "user":
         messages.append({"role": "user", "content": [{"type": "text", "text": cfg.continue_text}]})
     for m in messages:  # assistant turns and text-only turns as plain strings: widest template support
@@ -100,14 +114,12 @@ def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig,
     return messages
 
 
-def generation_messages(case: Case, mode: Mode, cfg: PromptConfig,
-                        image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+def generation_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
     system = cfg.system + ("\n" + patient_line(case) if cfg.include_patient_info else "")
-    return [{"role": "system", "content": system}, *dialogue_messages(case, mode, cfg, image_bytes)]
+    return [{"role": "system", "content": system}, *dialogue_messages(case, mode, cfg, image_url)]
 
 
-def transcript(case: Case, mode: Mode, marker: str, image_bytes: Callable[[ImageRef], bytes]
-               ) -> list[dict[str, Any]]:
+def transcript(case: Case, mode: Mode, marker: str, image_url: ImageUrl) -> list[dict[str, Any]]:
     """The consultation as one block of labelled text (with image parts inline), for the judge."""
     parts: list[dict[str, Any]] = [{"type": "text", "text": patient_line(case)}]
     for i, turn in enumerate(case.turns, 1):
@@ -115,7 +127,7 @@ def transcript(case: Case, mode: Mode, marker: str, image_bytes: Callable[[Image
         parts.append({"type": "text", "text": f"\n[{i}] {who}：{turn.text}"})
         for im in turn.images:
             if mode == "multimodal":
-                parts.append({"type": "image_url", "image_url": {"url": data_url(image_bytes(im))}})
+                parts.append({"type": "image_url", "image_url": {"url": image_url(im)}})
             else:
                 parts.append({"type": "text", "text": marker})
     return merge_text_parts(parts)

@@ -13,18 +13,9 @@ import os
 from typing import Any
 
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
-from medrealmm.inference.model_files import fingerprint
+from medrealmm.inference.model_files import cuda_available, fingerprint
 
 log = logging.getLogger(__name__)
-
-
-def cuda_available() -> bool:
-    try:
-        import torch
-
-        return bool(torch.cuda.is_available())
-    except Exception:  # pragma: no cover - torch missing or broken driver
-        return False
 
 
 class VLLMBackend:
@@ -33,7 +24,7 @@ class VLLMBackend:
     def __init__(self, name: str, path: str, *, engine: dict[str, Any] | None = None,
                  cpu: dict[str, Any] | None = None, device: str = "auto",
                  structured_outputs_backend: str = "guidance", seed: int = 0,
-                 chat_template: str | None = None, batch_size: int | None = None):
+                 chat_template: str | None = None):
         self.name, self.path = name, path
         self.on_cpu = device == "cpu" or (device == "auto" and not cuda_available())
         args: dict[str, Any] = {"enable_prefix_caching": True, "seed": seed}
@@ -41,6 +32,9 @@ class VLLMBackend:
         if self.on_cpu:
             cpu = dict(cpu or {})
             os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(cpu.pop("kv_cache_gib", 1))
+            cap = cpu.pop("max_model_len_cap", None)
+            if cap:
+                args["max_model_len"] = min(args.get("max_model_len") or cap, cap)
             if cpu.pop("in_process", True):
                 os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
                 args["distributed_executor_backend"] = "uni"
@@ -50,7 +44,6 @@ class VLLMBackend:
         if chat_template:
             args["chat_template"] = chat_template
         self.engine_args = {k: v for k, v in args.items() if v is not None}
-        self.batch_size = batch_size
         log.info("starting vLLM for %s (%s) on %s", name, path, "CPU" if self.on_cpu else "GPU")
         from vllm import LLM
 
@@ -81,7 +74,10 @@ class VLLMBackend:
         return result
 
     def chat(self, requests: list[ChatRequest], desc: str = "") -> list[Completion]:
-        results: list[Completion | None] = [None] * len(requests)
+        from vllm.exceptions import VLLMClientError
+
+        refused = (ValueError, VLLMClientError)  # prompt too long, too many images, template error
+        results: list[Completion] = [Completion(text=None, error="not run")] * len(requests)
         # requests with different chat-template arguments cannot share one LLM.chat call
         groups: dict[str, list[int]] = {}
         for i, r in enumerate(requests):
@@ -90,17 +86,17 @@ class VLLMBackend:
             reqs = [requests[i] for i in idx]
             try:
                 outs = self._run(reqs, desc)
-            except ValueError as e:  # a prompt vLLM refuses (too long, too many images) fails the whole batch
+            except refused as e:  # one prompt vLLM refuses fails the whole batch: isolate it
                 log.warning("vLLM refused a batch of %d (%s); retrying one by one", len(reqs), e)
                 outs = []
                 for r in reqs:
                     try:
                         outs.extend(self._run([r], ""))
-                    except ValueError as e1:
+                    except refused as e1:
                         outs.append(Completion(text=None, error=f"{type(e1).__name__}: {e1}"))
             for i, o in zip(idx, outs):
                 results[i] = o
-        return [r for r in results if r is not None]
+        return results
 
     def describe(self) -> dict[str, Any]:
         import vllm

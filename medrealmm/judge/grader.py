@@ -3,7 +3,9 @@
 Requests are ordered reply by reply with a reply's criteria adjacent, so the shared prefix
 (case + reply) is computed once by the engine's prefix cache. A verdict that cannot be read is
 asked again (bounded, with a new seed); one that still fails is stored as ``unscored`` with the
-raw text — never as met or not met.
+raw text — never as met or not met — and is asked again by the next run (so a run with more
+``judge.max_retries`` can rescue it). Retries sample at ``retry_temperature`` because a greedy
+judge would only repeat itself.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ from tqdm import tqdm
 
 from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
 from medrealmm.inference.generate import chunks, derived_seed
+from medrealmm.inference.prompts import image_identity, inline_images
 from medrealmm.judge.parse import parse_verdict
 from medrealmm.judge.prompts import VERDICT_SCHEMA, JudgePromptConfig, judge_messages
 from medrealmm.schema import Case, Criterion, ImageRef, stable_hash
+
+UNPARSEABLE = "unparseable verdict"
 from medrealmm.store import Store
 
 log = logging.getLogger(__name__)
@@ -34,14 +39,17 @@ class JudgeItem:
 
 
 def plan_verdicts(generations: list[dict[str, Any]], cases: dict[str, Case], *, judge_name: str,
-                  judge_spec: str, prompt: JudgePromptConfig) -> list[JudgeItem]:
+                  judge_spec: str, prompt: JudgePromptConfig, structured: bool) -> list[JudgeItem]:
+    """One item per (reply, criterion), keyed by the exact judge prompt (images by content hash),
+    the criterion's weight, the judge's spec and the verdict schema."""
     items = []
+    schema = VERDICT_SCHEMA if structured else None
     for g in generations:
         case = cases[g["case_id"]]
         for c in case.rubric:
-            key = stable_hash({"generation": g["key"], "reply": stable_hash(g["text"]),
-                               "case": case.content_hash(), "criterion": c.model_dump(mode="json"),
-                               "judge": judge_spec, "judge_name": judge_name, "prompt": prompt.template_hash()})
+            key = stable_hash({"generation": g["key"], "criterion": c.id, "weight": c.weight,
+                               "messages": judge_messages(case, g["text"], c, prompt, image_identity),
+                               "judge": judge_spec, "judge_name": judge_name, "schema": schema})
             items.append(JudgeItem(key, g, case, c))
     return items
 
@@ -57,10 +65,13 @@ def _record(it: JudgeItem, judge: str, *, met: bool | None, rationale: str | Non
 
 def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, sampling_cfg: Any,
                 prompt: JudgePromptConfig, image_bytes: Callable[[ImageRef], bytes], max_retries: int,
-                structured: bool, chat_template_kwargs: dict[str, Any], seed: int,
+                retry_temperature: float, structured: bool, chat_template_kwargs: dict[str, Any], seed: int,
                 stats: dict[str, int]) -> list[dict[str, Any]]:
     """Judge a chunk; retry unreadable verdicts up to ``max_retries`` times with fresh seeds."""
-    messages = [judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_bytes) for it in items]
+    image_url = inline_images(image_bytes)
+    messages = [judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_url) for it in items]
+    first = Sampling.from_config(sampling_cfg)
+    retry = dict(temperature=max(first.temperature, retry_temperature))
     last: dict[int, Completion] = {}
     parsed: dict[int, Any] = {}
     attempts = dict.fromkeys(range(len(items)), 0)
@@ -69,7 +80,8 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
         if not todo:
             break
         reqs = [ChatRequest(messages[i],
-                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, items[i].key, attempt)),
+                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, items[i].key, attempt),
+                                                 **(retry if attempt else {})),
                             json_schema=VERDICT_SCHEMA if structured else None,
                             chat_template_kwargs=dict(chat_template_kwargs or {})) for i in todo]
         outs = backend.chat(reqs, desc=f"judge {judge}" + (f" retry {attempt}" if attempt else ""))
@@ -77,7 +89,7 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
         stats["prompt_tokens"] += sum(o.prompt_tokens or 0 for o in outs)
         stats["cached_tokens"] += sum(o.cached_tokens or 0 for o in outs)
         again = []
-        for i, out in zip(todo, outs):
+        for i, out in zip(todo, outs, strict=True):
             attempts[i] += 1
             last[i] = out
             verdict = parse_verdict(out.text) if out.error is None else None
@@ -95,14 +107,14 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
             stats["unscored"] += 1
         records.append(_record(it, judge, met=None if v is None else v.met,
                                rationale=None if v is None else v.rationale, raw=out.text,
-                               attempts=attempts[i], error=out.error if v is None else None))
+                               attempts=attempts[i], error=None if v else (out.error or UNPARSEABLE)))
     return records
 
 
 def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size: int,
                 backend_factory: Callable[[], Backend], sampling_cfg: Any, prompt: JudgePromptConfig,
-                image_bytes: Callable[[ImageRef], bytes], max_retries: int, structured: bool,
-                chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, int]:
+                image_bytes: Callable[[ImageRef], bytes], max_retries: int, retry_temperature: float,
+                structured: bool, chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, int]:
     todo = set(store.missing(it.key for it in items))
     stats = {"planned": len(items), "cached": len(items) - len(todo), "requests": 0, "retries": 0,
              "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}
@@ -114,6 +126,7 @@ def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size:
         pending = [it for it in chunk if it.key in todo]
         if pending:
             store.put_many(judge_chunk(backend, pending, judge=judge, sampling_cfg=sampling_cfg, prompt=prompt,
-                                       image_bytes=image_bytes, max_retries=max_retries, structured=structured,
+                                       image_bytes=image_bytes, max_retries=max_retries,
+                                       retry_temperature=retry_temperature, structured=structured,
                                        chat_template_kwargs=chat_template_kwargs, seed=seed, stats=stats))
     return stats

@@ -40,47 +40,37 @@ def _truth(value: object) -> bool | None:
 
 
 def _json_objects(text: str):
-    """Every balanced ``{...}`` substring, outermost first, ignoring braces inside strings."""
-    starts = [i for i, ch in enumerate(text) if ch == "{"]
-    for s in starts:
-        depth, in_str, esc = 0, False, False
-        for j in range(s, len(text)):
-            ch = text[j]
-            if in_str:
-                esc = (ch == "\\") and not esc
-                if ch == '"' and not esc:
-                    in_str = False
+    """Every JSON object that starts at some ``{`` of the text (nested ones included)."""
+    decoder = json.JSONDecoder(strict=False)
+    for i, ch in enumerate(text):
+        if ch == "{":
+            try:
+                obj, _ = decoder.raw_decode(text, i)
+            except json.JSONDecodeError:
                 continue
-            if ch == '"':
-                in_str = True
-            elif ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    yield text[s:j + 1]
-                    break
+            if isinstance(obj, dict):
+                yield obj
+
+
+def _verdict_of(obj: dict) -> ParsedVerdict | None:
+    for key in _KEYS:
+        if key in obj and (met := _truth(obj[key])) is not None:
+            rationale = obj.get("rationale") or obj.get("explanation") or obj.get("理由") or ""
+            return ParsedVerdict(met, str(rationale))
+    return None
 
 
 def parse_verdict(text: str | None) -> ParsedVerdict | None:
+    """The verdict in ``text``; ``None`` when there is none, or when several disagree (an example
+    quoted before the real answer must not decide it)."""
     if not text:
         return None
     reply, _ = split_reasoning(text)
     reply = reply or ""
-    for chunk in _json_objects(reply):
-        try:
-            obj = json.loads(chunk, strict=False)
-        except json.JSONDecodeError:
-            continue
-        if not isinstance(obj, dict):
-            continue
-        for key in _KEYS:
-            if key in obj and (met := _truth(obj[key])) is not None:
-                rationale = obj.get("rationale") or obj.get("explanation") or obj.get("理由") or ""
-                return ParsedVerdict(met, str(rationale))
-    m = _LOOSE.search(reply)
-    if m:
-        met = _truth(m.group(1))
-        if met is not None:
-            return ParsedVerdict(met, "")
-    return None
+    found = [v for obj in _json_objects(reply) if (v := _verdict_of(obj)) is not None]
+    if not found:
+        loose = {_truth(m.group(1)) for m in _LOOSE.finditer(reply)} - {None}
+        return ParsedVerdict(loose.pop(), "") if len(loose) == 1 else None
+    if len({v.met for v in found}) > 1:
+        return None
+    return found[-1]

@@ -4,12 +4,11 @@ criterion of one reply shares one long prefix and the engine's prefix cache comp
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from medrealmm.inference.prompts import DEFAULT_IMAGE_MARKER, merge_text_parts, transcript
-from medrealmm.schema import Case, Criterion, ImageRef, stable_hash
+from medrealmm.inference.prompts import DEFAULT_IMAGE_MARKER, ImageUrl, merge_text_parts, transcript
+from medrealmm.schema import Case, Criterion
 
 JUDGE_SYSTEM = (
     "你是一名严谨的临床医学评审专家，负责评估在线问诊中医生回复的质量。你会看到医患对话、"
@@ -37,9 +36,6 @@ class JudgePromptConfig:
     sees_images: bool = False
     image_marker: str = DEFAULT_IMAGE_MARKER
 
-    def template_hash(self) -> str:
-        return stable_hash({"template": "judge-v1", "schema": VERDICT_SCHEMA, **self.__dict__})
-
 
 def criterion_block(c: Criterion) -> str:
     kind = "加分项（回复应当做到）" if c.positive else "扣分项（回复不应出现的不良行为）"
@@ -47,10 +43,10 @@ def criterion_block(c: Criterion) -> str:
 
 
 def judge_messages(case: Case, reply: str, criterion: Criterion, cfg: JudgePromptConfig,
-                   image_bytes: Callable[[ImageRef], bytes]) -> list[dict[str, Any]]:
+                   image_url: ImageUrl) -> list[dict[str, Any]]:
     mode = "multimodal" if cfg.sees_images else "text"
     shared = [{"type": "text", "text": "【医患对话】\n"},
-              *transcript(case, mode, cfg.image_marker, image_bytes),
+              *transcript(case, mode, cfg.image_marker, image_url),
               {"type": "text", "text": f"\n\n【待评估的医生回复】\n{reply}\n\n"}]
     crit = {"type": "text", "text": criterion_block(criterion) + "\n\n"}
     ask = {"type": "text", "text": "请按要求输出 JSON。"}

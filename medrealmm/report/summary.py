@@ -25,23 +25,17 @@ def markdown_table(df: pl.DataFrame, floats: int = 3) -> str:
     return "\n".join(rows)
 
 
-def summary_rows(tables: dict[str, pl.DataFrame]) -> list[dict[str, Any]]:
-    return tables["summary"].to_dicts()
-
-
-def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame) -> None:
+def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame, *,
+                  planned_replies: int, modes: list[str]) -> None:
     cfg = ctx.cfg
     judge = cfg["judge"]
     unscored = verdicts.filter(pl.col("status") == "unscored").height
-    expected = len(ctx.dataset.cases) * len(cfg["run"]["modes"]) * int(cfg["run"]["samples"])
-    if cfg["model"].get("modality") == "text":
-        expected = len(ctx.dataset.cases) * int(cfg["run"]["samples"])
-    unjudged = expected - tables["case_scores"].height
+    unjudged = planned_replies - tables["case_scores"].height
     info = {"dataset": ctx.dataset.name, "cases": len(ctx.dataset.cases), "rejected_cases": len(ctx.dataset.errors),
             "model": cfg["model"]["name"], "judge": judge["name"], "judge_sees_images": bool(judge.get("sees_images")),
-            "modes": list(cfg["run"]["modes"]), "verdicts": verdicts.height, "unscored_verdicts": unscored,
+            "modes": modes, "verdicts": verdicts.height, "unscored_verdicts": unscored,
             "cases_without_verdicts": unjudged,
-            "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": summary_rows(tables)}
+            "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": tables["summary"].to_dicts()}
     write_json(ctx.out_dir / "summary.json", info)
     lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", "",
              f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",

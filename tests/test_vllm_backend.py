@@ -1,0 +1,46 @@
+"""The vLLM backend on the tiny VLM (CPU build): one refused prompt must not sink its batch.
+
+vLLM runs in a child process so its process-wide settings (threads, seeds) stay out of pytest.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.engine
+
+SCRIPT = r"""
+import json, sys
+from medrealmm.inference.base import ChatRequest, Sampling
+from medrealmm.inference.vllm_backend import VLLMBackend
+from medrealmm.testing.tiny_models import ensure_tiny_model
+
+if __name__ == "__main__":
+    path = str(ensure_tiny_model("vl", sys.argv[1]))
+    b = VLLMBackend("tiny", path, engine={"max_model_len": 256, "limit_mm_per_prompt": {"image": 1, "video": 0}},
+                    cpu={"dtype": "float32", "kv_cache_gib": 1, "enable_chunked_prefill": False})
+    short = [{"role": "user", "content": "医生您好"}]
+    long = [{"role": "user", "content": "很长的病史 " * 400}]
+    schema = {"type": "object", "properties": {"met": {"type": "boolean"}}, "required": ["met"],
+              "additionalProperties": False}
+    reqs = [ChatRequest(short, Sampling(max_tokens=8)), ChatRequest(long, Sampling(max_tokens=8)),
+            ChatRequest(short, Sampling(max_tokens=20), json_schema=schema)]
+    outs = b.chat(reqs)
+    print("RESULT", json.dumps([o.__dict__ for o in outs], ensure_ascii=False))
+    b.close()
+"""
+
+
+def test_refused_prompt_becomes_an_error_completion(tmp_path, tiny_cache) -> None:
+    r = subprocess.run([sys.executable, "-c", SCRIPT, str(tiny_cache)], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-3000:]
+    line = next(l for l in r.stdout.splitlines() if l.startswith("RESULT "))
+    short, long, constrained = json.loads(line[len("RESULT "):])
+    assert short["error"] is None and short["text"] is not None and short["completion_tokens"] <= 8
+    assert long["text"] is None and "256" in long["error"]  # names the context limit it broke
+    assert constrained["error"] is None and isinstance(json.loads(constrained["text"])["met"], bool)
