@@ -156,6 +156,18 @@ class _Mapper:
     def _err(self, msg: str, case_id: str | None, field: str, file: str) -> CaseError:
         return CaseError(msg, case_id=case_id, field=field, file=file)
 
+    def _list_field(self, rec: Mapping[str, Any], name: str, what: str, case_id: str, fstr: str) -> list[Any]:
+        value = _maybe_json(self._required(rec, name, case_id, fstr))
+        if not isinstance(value, (list, tuple)):
+            raise self._err(
+                f"field {self.fields[name]!r} should be a list of {what}, got {type(value).__name__}; "
+                f"check data.fields.{name} in {CONFIG_FILE}",
+                case_id,
+                name,
+                fstr,
+            )
+        return list(value)
+
     def _required(
         self, rec: Mapping[str, Any], key: str, case_id: str | None, file: str, field: str | None = None
     ) -> Any:
@@ -196,25 +208,9 @@ class _Mapper:
             case_id = str(raw_id)
         else:
             case_id = f"{PurePosixPath(rel_file).stem}-{row}"
-        raw_turns = _maybe_json(self._required(rec, "turns", case_id, fstr))
-        if not isinstance(raw_turns, (list, tuple)):
-            raise self._err(
-                f"field {self.fields['turns']!r} should be a list of turns, got {type(raw_turns).__name__}; "
-                f"check data.fields.turns in {CONFIG_FILE}",
-                case_id,
-                "turns",
-                fstr,
-            )
+        raw_turns = self._list_field(rec, "turns", "turns", case_id, fstr)
         turns = [self._turn(t, i, case_id, file) for i, t in enumerate(raw_turns)]
-        raw_rubric = _maybe_json(self._required(rec, "rubric", case_id, fstr))
-        if not isinstance(raw_rubric, (list, tuple)):
-            raise self._err(
-                f"field {self.fields['rubric']!r} should be a list of criteria, got "
-                f"{type(raw_rubric).__name__}; check data.fields.rubric in {CONFIG_FILE}",
-                case_id,
-                "rubric",
-                fstr,
-            )
+        raw_rubric = self._list_field(rec, "rubric", "criteria", case_id, fstr)
         rubric = [self._criterion(c, j, case_id, fstr) for j, c in enumerate(raw_rubric)]
         y_orig = self._optional(rec, "y_orig") if self.fields.get("y_orig") else ""
         if self.fields.get("y_orig") and y_orig is None:
