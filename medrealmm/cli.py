@@ -16,6 +16,9 @@ commands:
   generate   replies of the evaluated model (model=...) for every case
   judge      per-criterion verdicts on the stored replies (judge=...)
   score      case scores, the benchmark score with its CI, breakdowns, summary.md
+  merge      merge the shards of a sharded run (run.shard.count=N), then score
+  pending    print the shards of a sharded run that have not finished (for slurm/submit.sh)
+  leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   validate   load and check a dataset (data=...), report every bad case
 
 examples:
@@ -28,7 +31,7 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "validate": ()}
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": ()}
 log = logging.getLogger("medrealmm")
 
 
@@ -37,10 +40,24 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.schema import CaseError
+    from medrealmm.shards import MissingShards
     from medrealmm.scoring import UnscoredVerdictError
 
     cfg = to_plain(cfg_node)
     try:
+        if command == "pending":
+            from pathlib import Path
+
+            from medrealmm.shards import missing_shards, shard_spec
+
+            _, count = shard_spec(cfg["run"])
+            print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+            return
+        if command == "leaderboard":
+            from medrealmm.report.leaderboard import write_leaderboard
+
+            write_leaderboard(cfg)
+            return
         if command == "validate":
             from medrealmm.data.loader import load_dataset
 
@@ -52,7 +69,7 @@ def execute(command: str, cfg_node) -> None:
                 sys.exit(1)
             return
         run_stages(cfg, COMMANDS[command])
-    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError) as e:
+    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards) as e:
         log.error("%s", e)
         if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
             raise

@@ -24,6 +24,7 @@ from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
 from medrealmm.judge.prompts import JudgePromptConfig
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import stable_hash
+from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
 from medrealmm.store import Store
 
 log = logging.getLogger(__name__)
@@ -46,9 +47,10 @@ class RunFailed(RuntimeError):
 class Context:
     cfg: dict[str, Any]
     dataset: Dataset
-    out_dir: Path
+    out_dir: Path  # the run folder, or this shard's folder in it
     store_root: Path
     pool: EnginePool
+    run_dir: Path | None = None  # the run folder when ``out_dir`` is a shard's
     stats: dict[str, Any] = field(default_factory=dict)
     engines: dict[str, Any] = field(default_factory=dict)
 
@@ -63,11 +65,18 @@ class Context:
         return self.cfg["backend" if role == "model" else "judge_backend"]
 
 
-def open_context(cfg: dict[str, Any]) -> Context:
-    out_dir = Path(cfg["run"]["out_dir"])
+def open_context(cfg: dict[str, Any], *, whole: bool = False) -> Context:
+    """Load the dataset and open the run folder; a sharded run (``run.shard.count > 1``) keeps only
+    its shard's cases and writes into the shard's folder, unless ``whole`` (the merge)."""
+    run_dir = Path(cfg["run"]["out_dir"])
+    index, count = shard_spec(cfg["run"])
+    out_dir = run_dir if whole or count == 1 else shard_dir(run_dir, index, count)
     out_dir.mkdir(parents=True, exist_ok=True)
     ds = load_dataset(cfg["data"])
-    if not ds.cases:
+    if not whole and count > 1:
+        ds.cases = select(ds.cases, index, count)
+        log.info("shard %d of %d: %d cases", index, count, len(ds.cases))
+    if not ds.cases and (whole or count == 1):
         raise RunFailed(f"no usable case in {ds.source} ({len(ds.errors)} rejected; see the log)")
     rejected = out_dir / "rejected_cases.jsonl"
     if ds.errors:
@@ -77,7 +86,8 @@ def open_context(cfg: dict[str, Any]) -> Context:
         rejected.unlink(missing_ok=True)
     paths = cfg["paths"]
     return Context(cfg=cfg, dataset=ds, out_dir=out_dir, store_root=Path(paths["store"]),
-                   pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])))
+                   pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])),
+                   run_dir=run_dir)
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -195,7 +205,7 @@ def stored_generations(ctx: Context) -> list[dict[str, Any]]:
     items = plan_gen(ctx)
     store = generation_store(ctx)
     missing = store.missing(it.key for it in items)
-    if len(missing) == len(items):
+    if items and len(missing) == len(items):
         raise RunFailed(f"no generations stored for model {ctx.role('model')['name']} with this config; "
                         "run `medrealmm generate` (or `medrealmm run`) first")
     if missing:
@@ -311,16 +321,46 @@ def write_manifest(ctx: Context) -> None:
 
 
 def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judge", "score")) -> Context:
-    """Run the named stages in order; a stage left out reads what an earlier run of it stored."""
+    """Run the named stages in order; a stage left out reads what an earlier run of it stored.
+
+    A shard (``run.shard.count > 1``) generates and judges its cases and marks itself done; the
+    scores come from ``merge`` once every shard is done."""
+    _, count = shard_spec(cfg["run"])
+    if "merge" in stages:
+        return merge_shards(cfg)
     ctx = open_context(cfg)
     try:
         gens = stage_generate(ctx) if "generate" in stages else None
         verdicts = stage_judge(ctx, gens) if "judge" in stages else None
-        if "score" in stages:
+        if count > 1:
+            if verdicts is not None:
+                mark_done(ctx.out_dir, {"cases": len(ctx.dataset.cases), "verdicts": verdicts.height})
+        elif "score" in stages:
             tables = stage_score(ctx, verdicts)
             log.info("results in %s\n%s", ctx.out_dir, tables["summary"])
             check_complete(ctx, tables)
     finally:
         ctx.pool.close()
+        write_manifest(ctx)
+    return ctx
+
+
+def merge_shards(cfg: dict[str, Any]) -> Context:
+    """Concatenate every shard's tables in single-run order, then score as a single run would."""
+    _, count = shard_spec(cfg["run"])
+    ctx = open_context(cfg, whole=True)
+    modes = model_modes(ctx)
+    generations = canonical_order(merge_tables(ctx.out_dir, count, "generations"), ctx.dataset.cases, modes,
+                                  criteria=False)
+    verdicts = canonical_order(merge_tables(ctx.out_dir, count, "verdicts"), ctx.dataset.cases, modes,
+                               criteria=True)
+    write_table(generations, ctx.out_dir / "generations.parquet")
+    write_table(verdicts, ctx.out_dir / "verdicts.parquet")
+    try:
+        tables = stage_score(ctx, verdicts)
+        log.info("merged %d shards; results in %s\n%s", count, ctx.out_dir, tables["summary"])
+        check_complete(ctx, tables)
+    finally:
+        ctx.stats["merged_shards"] = count
         write_manifest(ctx)
     return ctx

@@ -1,0 +1,132 @@
+"""Sharded runs on a real Slurm: a one-node cluster on loopback in a private network namespace.
+
+Skipped (with the reason) where Slurm's daemons are not installed or we are not root; `.ci/run`
+installs Debian's slurm-wlm and munge so CI runs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from tests.conftest import ROOT, TABLES, cli, read_tables, run_dir
+
+pytestmark = pytest.mark.slurm
+CLUSTER = ROOT / "slurm" / "local" / "cluster.sh"
+SMOKE = ["preset=smoke", "data.limit=6"]
+
+
+@pytest.fixture(scope="session")
+def slurm(tmp_path_factory):
+    missing = [b for b in ("slurmctld", "slurmd", "munged", "sbatch", "nsenter") if shutil.which(b) is None]
+    if missing:
+        pytest.skip(f"Slurm is not installed here ({', '.join(missing)} missing); .ci/run installs slurm-wlm")
+    if os.geteuid() != 0:
+        pytest.skip("the local Slurm cluster needs root (network namespace, daemons)")
+    state = tmp_path_factory.mktemp("slurm")
+    subprocess.run(["bash", str(CLUSTER), "start", str(state)], check=True, timeout=120)
+    yield Cluster(state)
+    subprocess.run(["bash", str(CLUSTER), "stop", str(state)], timeout=60)
+
+
+class Cluster:
+    def __init__(self, state: Path):
+        self.state = state
+        self.env = {**os.environ, "MEDREALMM_CPUS": "1", "MEDREALMM_GEN_GPUS": "0", "MEDREALMM_JUDGE_GPUS": "0",
+                    "MEDREALMM_TIME": "00:30:00", "MEDREALMM_SETUP": f"source {ROOT}/.venv/bin/activate",
+                    "MEDREALMM_LOGS": str(state / "logs"), "MEDREALMM_REPO": str(ROOT)}
+
+    def run(self, *cmd: str, cwd: Path, timeout: int = 900, check: bool = True) -> subprocess.CompletedProcess:
+        r = subprocess.run(["bash", str(CLUSTER), "exec", str(self.state), *cmd], cwd=cwd, env=self.env,
+                           capture_output=True, text=True, timeout=timeout)
+        if check and r.returncode != 0:
+            raise AssertionError(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}")
+        return r
+
+    def queue(self, cwd: Path) -> list[str]:
+        out = self.run("squeue", "-h", "-o", "%i %T %j", cwd=cwd).stdout
+        return [l for l in out.splitlines() if l.strip()]
+
+    def wait_idle(self, cwd: Path, timeout: float = 900) -> None:
+        t0 = time.time()
+        while self.queue(cwd):
+            if time.time() - t0 > timeout:
+                raise AssertionError(f"jobs still queued after {timeout}s: {self.queue(cwd)}")
+            time.sleep(1)
+
+    def logs(self) -> str:
+        return "\n".join(f"--- {p.name}\n{p.read_text()[-1500:]}" for p in sorted((self.state / "logs").glob("*")))
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory, tiny_cache) -> dict[str, pl.DataFrame]:
+    """The reference: the same config in one process, no Slurm."""
+    out = tmp_path_factory.mktemp("single")
+    cli(["run", *SMOKE, f"paths.outputs={out}", f"paths.cache={tiny_cache}"], cwd=out)
+    return read_tables(run_dir(out))
+
+
+def assert_same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
+    for name in TABLES:
+        assert_frame_equal(a[name], b[name], check_exact=True)
+
+
+def test_array_of_four_shards_then_merge_equals_a_single_run(slurm, single, tmp_path, tiny_cache) -> None:
+    out = tmp_path / "out"
+    r = slurm.run("bash", str(ROOT / "slurm" / "submit.sh"), "4", *SMOKE, f"paths.outputs={out}",
+                  f"paths.cache={tiny_cache}", cwd=tmp_path)
+    assert "shards to run: 0,1,2,3" in r.stdout
+    slurm.wait_idle(tmp_path)
+    folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
+    assert (folder / "summary.parquet").exists(), slurm.logs()
+    assert_same_tables(single, read_tables(folder))
+    assert (out / "runs" / "sample" / "leaderboard.md").exists()
+
+
+def test_a_killed_task_is_resubmitted_and_the_tables_are_unchanged(slurm, single, tmp_path, tiny_cache) -> None:
+    out = tmp_path / "out"
+    args = ["bash", str(ROOT / "slurm" / "submit.sh"), "3", *SMOKE, f"paths.outputs={out}",
+            f"paths.cache={tiny_cache}"]
+    slurm.run(*args, cwd=tmp_path)
+    victim = None
+    t0 = time.time()
+    while victim is None and time.time() - t0 < 300:  # kill shard 1 while it runs
+        for line in slurm.queue(tmp_path):
+            job, state, name = line.split()
+            if job.endswith("_1") and state == "RUNNING" and name in ("medrealmm-generate", "medrealmm-judge"):
+                victim = job
+        time.sleep(0.2)
+    assert victim, "shard 1 never ran"
+    slurm.run("scancel", "--signal=KILL", "--full", victim, cwd=tmp_path)
+    slurm.wait_idle(tmp_path)
+    folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
+    assert not (folder / "summary.parquet").exists()  # the merge never ran on a missing shard
+    pending = slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm pending run.shard.count=3 "
+                        f"{' '.join(SMOKE)} paths.outputs={out}", cwd=tmp_path).stdout.strip()
+    assert pending == "1"
+
+    r = slurm.run(*args, cwd=tmp_path)  # resubmit: only the missing shard, then the merge
+    assert "shards to run: 1 " in r.stdout
+    slurm.wait_idle(tmp_path)
+    assert (folder / "summary.parquet").exists(), slurm.logs()
+    assert_same_tables(single, read_tables(folder))
+
+
+def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, tiny_cache) -> None:
+    out = tmp_path / "out"
+    slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm run -m hydra/launcher=slurm "
+              f"preset=smoke data.limit=2 paths.outputs={out} paths.cache={tiny_cache} "
+              "'run.modes=[multimodal],[text]'", cwd=tmp_path, timeout=900)
+    runs = sorted(p.parent.name for p in out.glob("runs/sample/*/summary.parquet"))
+    assert runs == ["tiny-vl__tiny-vl__multimodal", "tiny-vl__tiny-vl__text"]
+    assert list(out.glob("multirun/*/.submitit/*/*_submitted.pkl")), "jobs did not go through submitit"
+    cli(["leaderboard", "preset=smoke", f"paths.outputs={out}"], cwd=tmp_path)
+    board = pl.read_parquet(out / "runs" / "sample" / "leaderboard.parquet")
+    assert sorted(board["mode"]) == ["multimodal", "text"] and board["rank"].to_list() == [1, 1]
