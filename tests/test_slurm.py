@@ -130,3 +130,27 @@ def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, t
     cli(["leaderboard", "preset=smoke", f"paths.outputs={out}"], cwd=tmp_path)
     board = pl.read_parquet(out / "runs" / "sample" / "leaderboard.parquet")
     assert sorted(board["mode"]) == ["multimodal", "text"] and board["rank"].to_list() == [1, 1]
+
+
+def test_preemption_signal_requeues_the_task_which_resumes(slurm, single, tmp_path, tiny_cache) -> None:
+    """Slurm's warning signal (B:USR1, as sent before a time limit or a preemption) makes the task
+    requeue itself; the restarted task resumes from the store and the tables are unchanged."""
+    out = tmp_path / "out"
+    slurm.run("bash", str(ROOT / "slurm" / "submit.sh"), "2", *SMOKE, f"paths.outputs={out}",
+              f"paths.cache={tiny_cache}", cwd=tmp_path)
+    victim = None
+    t0 = time.time()
+    while victim is None and time.time() - t0 < 300:
+        for line in slurm.queue(tmp_path):
+            job, state, name = line.split()
+            if job.endswith("_0") and state == "RUNNING" and name == "medrealmm-judge":
+                victim = job
+        time.sleep(0.2)
+    assert victim, "the judging task of shard 0 never ran"
+    slurm.run("scancel", "--signal=USR1", "--batch", victim, cwd=tmp_path)
+    slurm.wait_idle(tmp_path)
+    log = next((slurm.state / "logs").glob("medrealmm-judge-*_0.out")).read_text()
+    assert "signal received, requeueing" in log and "restart 1" in log, log[-2000:]
+    folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
+    assert (folder / "summary.parquet").exists(), slurm.logs()
+    assert_same_tables(single, read_tables(folder))
