@@ -149,7 +149,7 @@ def test_preemption_signal_requeues_the_task_which_resumes(slurm, single, tmp_pa
     assert victim, "the judging task of shard 0 never ran"
     slurm.run("scancel", "--signal=USR1", "--batch", victim, cwd=tmp_path)
     slurm.wait_idle(tmp_path)
-    log = next((slurm.state / "logs").glob("medrealmm-judge-*_0.out")).read_text()
+    log = (slurm.state / "logs" / f"medrealmm-judge-{victim}.out").read_text()
     assert "signal received, requeueing" in log and "restart 1" in log, log[-2000:]
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
     assert (folder / "summary.parquet").exists(), slurm.logs()
