@@ -31,7 +31,7 @@ def cli(args: list[str], *, cwd: Path, check: bool = True, timeout: int = 600) -
 
 
 def run_dir(outputs: Path) -> Path:
-    dirs = [p.parent for p in outputs.glob("runs/**/manifest.json")]
+    dirs = [p.parent for p in outputs.glob("runs/**/manifest.json") if "shards" not in p.parts]
     assert len(dirs) == 1, dirs
     return dirs[0]
 
