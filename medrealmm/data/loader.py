@@ -318,7 +318,13 @@ def load_dataset(cfg: Mapping[str, Any] | Any) -> Dataset:
         from medrealmm.data.parquet_io import read_parquet
 
         return read_parquet(Path(path), name=name, options=options)
-    raise ValueError(f"unknown data.format {fmt!r}; expected one of jsonl, parquet, hf_release, sample")
+    if fmt == "healthbench":
+        from medrealmm.data.healthbench import read_healthbench
+
+        return read_healthbench(Path(path), name=name or "healthbench", options=options)
+    raise ValueError(
+        f"unknown data.format {fmt!r}; expected one of jsonl, parquet, healthbench, hf_release, sample"
+    )
 
 
 def _warn_unknown(conf: Mapping[str, Any], known: set[str]) -> None:
