@@ -14,6 +14,16 @@ from medrealmm.scoring.aggregate import (
     histogram,
     summarize,
 )
+from medrealmm.scoring.agreement import (
+    AC1Result,
+    agreement_table,
+    cohen_kappa,
+    gwet_ac1,
+    macro_f1,
+    physician_labels,
+    raw_agreement,
+)
+from medrealmm.scoring.compare import paired_bootstrap_diff, worst_of_k
 from medrealmm.scoring.bootstrap import (
     bootstrap_mean_ci,
     resample_counts,
@@ -36,6 +46,8 @@ from medrealmm.scoring.score import (
 )
 
 __all__ = [
+    "AC1Result", "agreement_table", "cohen_kappa", "gwet_ac1", "macro_f1", "paired_bootstrap_diff",
+    "physician_labels", "raw_agreement", "worst_of_k",
     "CASE_ATTRIBUTES", "DEFAULT_DIMS", "DEFAULT_EDGES", "POLICIES", "RUN_KEY", "UnscoredPolicy",
     "UnscoredVerdictError", "bootstrap_mean_ci", "breakdown", "breakdowns", "bucket_expr",
     "bucket_labels", "case_score", "case_score_expr", "clip_score", "histogram", "points_earned",
