@@ -52,6 +52,7 @@ CONF
     if ! munge -n >/dev/null 2>&1; then
         mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null || true
         (su -s /bin/sh munge -c "munged" 2>/dev/null || munged --force)
+        pgrep -n -x munged > "$DIR/munged.pid"   # ours: stopped again by `stop`
     fi
     in_ns slurmctld -f "$SLURM_CONF"
     in_ns slurmd -f "$SLURM_CONF"
@@ -64,7 +65,7 @@ exec)
     shift 2
     SLURM_CONF="$DIR/slurm.conf" in_ns "$@" ;;
 stop)
-    for p in slurmd slurmctld; do
+    for p in slurmd slurmctld munged; do
         [ -f "$DIR/$p.pid" ] && kill "$(cat "$DIR/$p.pid")" 2>/dev/null || true
     done
     sleep 1
