@@ -51,6 +51,7 @@ class Context:
     store_root: Path
     pool: EnginePool
     run_dir: Path | None = None  # the run folder when ``out_dir`` is a shard's
+    gen_plan: list[GenItem] | None = None  # planned once: keys render every prompt
     stats: dict[str, Any] = field(default_factory=dict)
     engines: dict[str, Any] = field(default_factory=dict)
 
@@ -138,10 +139,13 @@ def safe(name: str) -> str:
 
 
 def plan_gen(ctx: Context) -> list[GenItem]:
-    name, spec = generation_spec(ctx)
-    return plan_generations(ctx.dataset.cases, model_name=name, model_spec=spec, modes=model_modes(ctx),
-                            samples=int(ctx.cfg["run"]["samples"]), prompt=prompt_config(ctx),
-                            seed=ctx.seed, online=bool(ctx.role("model").get("online")))
+    if ctx.gen_plan is None:
+        name, spec = generation_spec(ctx)
+        ctx.gen_plan = plan_generations(ctx.dataset.cases, model_name=name, model_spec=spec,
+                                        modes=model_modes(ctx), samples=int(ctx.cfg["run"]["samples"]),
+                                        prompt=prompt_config(ctx), seed=ctx.seed,
+                                        online=bool(ctx.role("model").get("online")))
+    return ctx.gen_plan
 
 
 def prompt_config(ctx: Context) -> PromptConfig:
@@ -161,7 +165,7 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["generation"] = stats
     records = store.records(it.key for it in items)
-    table = pl.DataFrame([{k: r.get(k) for k in GENERATION_COLUMNS} for r in records], schema=GENERATION_COLUMNS)
+    table = records_table(records, GENERATION_COLUMNS)
     write_table(table, ctx.out_dir / "generations.parquet")
     failed = table.filter(pl.col("error").is_not_null()).height
     if failed:
@@ -194,11 +198,10 @@ def verdict_store(ctx: Context) -> Store:
     return Store(ctx.store_root, f"verdicts/{safe(ctx.role('judge')['name'])}-{judge_spec(ctx)[:12]}")
 
 
-def plan_judge(ctx: Context, generations: list[dict[str, Any]]) -> list[JudgeItem]:
-    judge = ctx.role("judge")
-    return plan_verdicts(generations, {c.id: c for c in ctx.dataset.cases}, judge_name=judge["name"],
-                         judge_spec=judge_spec(ctx), prompt=judge_prompt_config(ctx),
-                         structured=_structured(ctx.backend_cfg("judge"), judge))
+def plan_judge(ctx: Context, generations: list[dict[str, Any]], prompt: JudgePromptConfig,
+               structured: bool) -> list[JudgeItem]:
+    return plan_verdicts(generations, {c.id: c for c in ctx.dataset.cases}, judge_name=ctx.role("judge")["name"],
+                         judge_spec=judge_spec(ctx), prompt=prompt, structured=structured)
 
 
 def stored_generations(ctx: Context) -> list[dict[str, Any]]:
@@ -217,20 +220,20 @@ def stored_generations(ctx: Context) -> list[dict[str, Any]]:
 def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -> pl.DataFrame:
     judge = ctx.role("judge")
     generations = stored_generations(ctx) if generations is None else generations
-    items = plan_judge(ctx, generations)
+    prompt, structured = judge_prompt_config(ctx), _structured(ctx.backend_cfg("judge"), judge)
+    items = plan_judge(ctx, generations, prompt, structured)
     store = verdict_store(ctx)
-    backend_cfg = ctx.backend_cfg("judge")
     t0 = time.perf_counter()
     stats = run_judging(
         items, judge=judge["name"], store=store, chunk_size=int(ctx.cfg["run"]["judging"]["chunk_size"]),
         backend_factory=lambda: _engine(ctx, "judge"), sampling_cfg=judge.get("sampling"),
-        prompt=judge_prompt_config(ctx), image_bytes=ctx.dataset.image_bytes,
+        prompt=prompt, image_bytes=ctx.dataset.image_bytes,
         max_retries=int(judge.get("max_retries", 2)), retry_temperature=float(judge.get("retry_temperature", 0.7)),
-        structured=_structured(backend_cfg, judge),
+        structured=structured,
         chat_template_kwargs=judge.get("chat_template_kwargs") or {}, seed=ctx.seed)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["judging"] = stats
-    table = verdict_table(store, items)
+    table = records_table(store.records(it.key for it in items), VERDICT_COLUMNS)
     write_table(table, ctx.out_dir / "verdicts.parquet")
     return table
 
@@ -241,9 +244,9 @@ def _structured(backend_cfg: dict[str, Any], judge: dict[str, Any]) -> bool:
     return backend_cfg["kind"] != "transformers" and backend_cfg.get("structured", "") != "none"
 
 
-def verdict_table(store: Store, items: list[JudgeItem]) -> pl.DataFrame:
-    records = store.records(it.key for it in items)
-    return pl.DataFrame([{k: r.get(k) for k in VERDICT_COLUMNS} for r in records], schema=VERDICT_COLUMNS)
+def records_table(records: list[dict[str, Any]], columns: dict[str, Any]) -> pl.DataFrame:
+    """Stored records as a typed table, in the order given (plan order)."""
+    return pl.DataFrame([{k: r.get(k) for k in columns} for r in records], schema=columns)
 
 
 # --- scoring --------------------------------------------------------------------------------------
