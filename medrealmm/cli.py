@@ -19,6 +19,8 @@ commands:
   merge      merge the shards of a sharded run (run.shard.count=N), then score
   pending    print the shards of a sharded run that have not finished (for slurm/submit.sh)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
+  report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
+             breakdowns, distributions, paired comparisons, worst-of-k, judge agreement
   validate   load and check a dataset (data=...), report every bad case
 
 examples:
@@ -27,11 +29,12 @@ examples:
   medrealmm run model=medgemma_27b judge=qwen2_5_vl_72b run.modes=[multimodal,text]
   medrealmm run -m model=lingshu_7b,online judge=qwen2_5_vl_72b
   medrealmm run data=jsonl data.path=/data/my_cases/cases.jsonl
+  medrealmm report                                # every run of data.name -> outputs/reports/<data>/
 
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": ()}
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": ()}
 log = logging.getLogger("medrealmm")
 
 
@@ -39,6 +42,8 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.config import to_plain
     from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.pipeline import RunFailed, run_stages
+    from medrealmm.report.fonts import NoCJKFont
+    from medrealmm.report.runs import RunsNotFound
     from medrealmm.schema import CaseError
     from medrealmm.shards import MissingShards
     from medrealmm.scoring import UnscoredVerdictError
@@ -58,6 +63,15 @@ def execute(command: str, cfg_node) -> None:
 
             write_leaderboard(cfg)
             return
+        if command == "report":
+            from medrealmm.report.build import write_report
+
+            try:
+                write_report(cfg)
+            except (ValueError, FileNotFoundError) as e:   # bad config, labels file or mapping: say which
+                log.debug("report failed", exc_info=True)
+                raise RunFailed(f"report: {e}") from e
+            return
         if command == "validate":
             from medrealmm.data.loader import load_dataset
 
@@ -69,7 +83,8 @@ def execute(command: str, cfg_node) -> None:
                 sys.exit(1)
             return
         run_stages(cfg, COMMANDS[command])
-    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards) as e:
+    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
+            NoCJKFont) as e:
         log.error("%s", e)
         if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
             raise

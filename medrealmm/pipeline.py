@@ -149,7 +149,9 @@ def plan_gen(ctx: Context) -> list[GenItem]:
 
 
 def prompt_config(ctx: Context) -> PromptConfig:
-    return PromptConfig.from_config({k: v for k, v in (ctx.cfg["run"].get("prompt") or {}).items() if v is not None})
+    """``run.prompt`` without its nulls; ``run.prompt.style`` ``auto`` resolved by ``data.format``."""
+    given = {k: v for k, v in (ctx.cfg["run"].get("prompt") or {}).items() if v is not None}
+    return PromptConfig.from_config(given, data_format=ctx.cfg["data"].get("format"))
 
 
 def stage_generate(ctx: Context) -> list[dict[str, Any]]:
@@ -191,7 +193,8 @@ def judge_prompt_config(ctx: Context) -> JudgePromptConfig:
     kwargs = {"sees_images": bool(judge.get("sees_images", False)), "layout": judge.get("layout", "case_first")}
     if judge.get("system"):
         kwargs["system"] = judge["system"]
-    return JudgePromptConfig(**kwargs)
+    return JudgePromptConfig.for_style((ctx.cfg["run"].get("prompt") or {}).get("style"),
+                                       data_format=ctx.cfg["data"].get("format"), **kwargs)
 
 
 def verdict_store(ctx: Context) -> Store:

@@ -23,7 +23,11 @@ from medrealmm.scoring.tags import (
     rubric_tag_scores,
     tag_breakdowns,
 )
-from tests.conftest import shared_dir
+
+try:
+    from tests.conftest import shared_dir
+except ImportError:  # pytest run with tests/ (not the repo root) on sys.path
+    from conftest import shared_dir  # type: ignore[no-redef]
 
 FIXTURE = Path("fixtures") / "healthbench" / "oss_eval_sample.jsonl"
 

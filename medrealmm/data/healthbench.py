@@ -15,9 +15,11 @@ The mapping, field by field:
   start with the assistant (the prompt builder then opens with a neutral user line); HealthBench
   conversations end with a user turn, and a conversation that does not is loaded as is (the
   prompt builder asks the model to continue). ``system`` messages are not turns: their contents
-  (joined by a blank line when there are several) go to ``meta["system"]``. Our generation prompt
-  does not show them and ``meta`` is not part of a case's content hash, so a dataset that relies
-  on its system message needs the prompt builder to read ``meta["system"]``.
+  (joined by a blank line when there are several) go to ``meta["system"]``. The ``healthbench``
+  prompt style (``run.prompt.style``, which ``auto`` picks for this format) sends the conversation
+  as is, ``meta["system"]`` as its system message and no opening or continue line (those are the
+  ``medrealmm`` style's), and shows ``meta["system"]`` to the judge; ``meta`` is not part of a
+  case's content hash, but result keys hash the rendered prompt.
 - ``department`` = the theme: the first ``theme:`` tag of ``example_tags`` without its prefix
   (``theme:emergency_referrals`` → ``emergency_referrals``), ``"healthbench"`` when there is none.
   The department breakdown then is HealthBench's theme breakdown. ``intent``/``stage`` are None.

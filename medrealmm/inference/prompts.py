@@ -4,6 +4,17 @@ Patient turns become ``user`` messages and doctor turns ``assistant`` messages, 
 continues the consultation as the physician. Consecutive turns of one side are merged because
 most chat templates require alternating roles. In text-only mode every image becomes a marker,
 as in the paper's ablation.
+
+Two prompt styles (``run.prompt.style``; ``auto`` picks ``healthbench`` for HealthBench data, else
+``medrealmm``, see :func:`resolve_prompt_style`):
+
+- ``medrealmm``: our Chinese physician system prompt with the patient-info line, then the dialogue,
+  opened and closed with a user line where needed. Its rendering must never change: the result
+  store keys on the rendered messages (tests/test_healthbench_prompts.py pins it).
+- ``healthbench``: the conversation as is, as HealthBench samples it: the case's own system
+  message (``meta["system"]``, or ``run.prompt.system`` when set, which wins), or none at all,
+  then the turns as user/assistant messages, with no added instructions, patient line, opening or
+  "continue" line.
 """
 
 from __future__ import annotations
@@ -11,7 +22,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 from medrealmm.schema import Case, ImageRef, Mode
 
@@ -24,19 +35,43 @@ DEFAULT_IMAGE_MARKER = "[患者上传了一张图片，当前无法查看图片�
 DEFAULT_CONTINUE = "（患者暂无新消息，请继续以医生身份回复。）"
 DEFAULT_OPENING = "（患者发起了在线问诊。）"
 SEX_ZH = {"male": "男", "female": "女"}
+HEALTHBENCH_IMAGE_MARKER = "[The user shared an image that cannot be shown here.]"
+
+PromptStyle = Literal["medrealmm", "healthbench"]
+PROMPT_STYLES: tuple[str, ...] = ("auto", *get_args(PromptStyle))
+
+
+def resolve_prompt_style(style: str | None, data_format: str | None) -> PromptStyle:
+    """``run.prompt.style`` made concrete: ``auto`` (or unset) is ``healthbench`` for HealthBench data
+    (``data.format``), ``medrealmm`` for everything else."""
+    style = style or "auto"
+    if style == "auto":
+        return "healthbench" if data_format == "healthbench" else "medrealmm"
+    if style not in PROMPT_STYLES:
+        raise ValueError(f"run.prompt.style: unknown style {style!r}; use one of {', '.join(PROMPT_STYLES)}")
+    return style  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
 class PromptConfig:
-    system: str = DEFAULT_SYSTEM
+    """``system`` None (healthbench style only) means the case's own system message, or none."""
+    system: str | None = DEFAULT_SYSTEM
     image_marker: str = DEFAULT_IMAGE_MARKER
     continue_text: str = DEFAULT_CONTINUE
     opening_text: str = DEFAULT_OPENING
     include_patient_info: bool = True
+    style: PromptStyle = "medrealmm"
 
     @classmethod
-    def from_config(cls, cfg: Any | None) -> PromptConfig:
-        return cls(**dict(cfg or {}))
+    def from_config(cls, cfg: Any | None, *, data_format: str | None = None) -> PromptConfig:
+        """From ``run.prompt`` (nulls already dropped). The style's defaults fill what is not set:
+        for ``healthbench`` no fixed system prompt (the case's own) and an English image marker."""
+        kwargs = dict(cfg or {})
+        style = resolve_prompt_style(kwargs.pop("style", None), data_format)
+        if style == "healthbench":
+            kwargs.setdefault("system", None)
+            kwargs.setdefault("image_marker", HEALTHBENCH_IMAGE_MARKER)
+        return cls(style=style, **kwargs)
 
 
 ImageUrl = Callable[[ImageRef], str]
@@ -93,9 +128,9 @@ def content_parts(text: str, images: tuple[ImageRef, ...], mode: Mode, marker: s
     return parts
 
 
-def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
-    """The consultation as alternating user/assistant messages, starting and ending with the user
-    (several chat templates, e.g. Gemma's, refuse anything else)."""
+def turn_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
+    """The turns as user/assistant messages of content parts; consecutive turns of one side merged
+    (most chat templates require alternating roles)."""
     messages: list[dict[str, Any]] = []
     for turn in case.turns:
         role = "user" if turn.role == "patient" else "assistant"
@@ -104,19 +139,49 @@ def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: Imag
             messages[-1]["content"].extend(parts)
         else:
             messages.append({"role": role, "content": parts})
-    if messages[0]["role"] != "user":
-        messages.insert(0, {"role": "user", "content": [{"type": "text", "text": cfg.opening_text}]})
-    if messages[-1]["role"] != "user":
-        messages.append({"role": "user", "content": [{"type": "text", "text": cfg.continue_text}]})
-    for m in messages:  # assistant turns and text-only turns as plain strings: widest template support
+    return messages
+
+
+def plain_text_contents(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Assistant turns and text-only turns as plain strings: widest template support."""
+    for m in messages:
         if all(p["type"] == "text" for p in m["content"]):
             m["content"] = "\n".join(p["text"] for p in m["content"])
     return messages
 
 
-def generation_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
-    system = cfg.system + ("\n" + patient_line(case) if cfg.include_patient_info else "")
+def dialogue_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
+    """The consultation as alternating user/assistant messages, starting and ending with the user
+    (several chat templates, e.g. Gemma's, refuse anything else)."""
+    messages = turn_messages(case, mode, cfg, image_url)
+    if messages[0]["role"] != "user":
+        messages.insert(0, {"role": "user", "content": [{"type": "text", "text": cfg.opening_text}]})
+    if messages[-1]["role"] != "user":
+        messages.append({"role": "user", "content": [{"type": "text", "text": cfg.continue_text}]})
+    return plain_text_contents(messages)
+
+
+def medrealmm_messages(case: Case, mode: Mode, cfg: PromptConfig,
+                       image_url: ImageUrl) -> list[dict[str, Any]]:
+    """Our Chinese physician system prompt (with the patient line), then the dialogue."""
+    base = DEFAULT_SYSTEM if cfg.system is None else cfg.system
+    system = base + ("\n" + patient_line(case) if cfg.include_patient_info else "")
     return [{"role": "system", "content": system}, *dialogue_messages(case, mode, cfg, image_url)]
+
+
+def healthbench_messages(case: Case, mode: Mode, cfg: PromptConfig,
+                         image_url: ImageUrl) -> list[dict[str, Any]]:
+    """The conversation as is: ``cfg.system`` when set (an empty one: no system message), else the
+    case's own system message (``meta["system"]``) if it has one, then the turns. Nothing is added;
+    ``opening_text``, ``continue_text`` and ``include_patient_info`` do not apply."""
+    system = cfg.system if cfg.system is not None else case.meta.get("system")
+    head = [{"role": "system", "content": system}] if system else []
+    return [*head, *plain_text_contents(turn_messages(case, mode, cfg, image_url))]
+
+
+def generation_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
+    build = healthbench_messages if cfg.style == "healthbench" else medrealmm_messages
+    return build(case, mode, cfg, image_url)
 
 
 def transcript(case: Case, mode: Mode, marker: str, image_url: ImageUrl) -> list[dict[str, Any]]:

@@ -16,12 +16,22 @@ if TYPE_CHECKING:
     from medrealmm.pipeline import Context
 
 
+def cell(v: object, floats: int = 3) -> str:
+    """One table cell as text, the same in every Markdown and HTML table: NaN and null as a dash."""
+    if v is None:
+        return "–"
+    if isinstance(v, bool):
+        return "yes" if v else ""
+    if isinstance(v, float):
+        return "–" if v != v else f"{v:.{floats}f}"
+    return str(v)
+
+
 def markdown_table(df: pl.DataFrame, floats: int = 3) -> str:
     cols = df.columns
     rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in df.iter_rows():
-        cells = [f"{v:.{floats}f}" if isinstance(v, float) else ("" if v is None else str(v)) for v in r]
-        rows.append("| " + " | ".join(cells) + " |")
+        rows.append("| " + " | ".join(cell(v, floats).replace("|", "\\|") for v in r) + " |")
     return "\n".join(rows)
 
 

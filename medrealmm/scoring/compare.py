@@ -87,7 +87,7 @@ _DIFF_SCHEMA: dict[str, pl.DataType] = {
 
 def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str, *,
                           by: Sequence[str] = ("mode", "judge", "sample"), n_boot: int = 1000,
-                          seed: int = 0, ci: float = 0.95) -> pl.DataFrame:
+                          seed: int = 0, ci: float = 0.95, column: str = "model") -> pl.DataFrame:
     """``mean(a) - mean(b)`` over the cases both models scored, per ``by`` group, with a paired CI.
 
     One row per group that either model has: ``by`` columns, ``model_a``, ``model_b``,
@@ -98,26 +98,30 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
     calibrated p-value (near 0.5 when the models differ only by chance; 1 when they score the same
     on every case, since a replicate difference of exactly 0 counts). Statistics are null when
     ``n_cases == 0``.
+
+    ``column`` names what is compared: ``"model"`` by default; ``column="mode"`` with
+    ``model_a="multimodal", model_b="text"`` and ``by=("model", "judge")`` is the image ablation.
+    The output then names ``mode_a``/``mode_b`` instead of ``model_a``/``model_b``.
     """
     if model_a == model_b:
         raise ValueError(f"compare two different models, got {model_a!r} twice")
     _check_ci(n_boot, ci)
     by = list(by)
-    if "model" in by or "case_id" in by:
-        raise ValueError(f"by must not contain 'model' or 'case_id', got {by}")
-    _check_columns(case_scores, ["model", "case_id", "score", *by])
-    present = set(case_scores["model"].unique().to_list())
+    if column in by or "case_id" in by:
+        raise ValueError(f"by must not contain {column!r} or 'case_id', got {by}")
+    _check_columns(case_scores, [column, "case_id", "score", *by])
+    present = set(case_scores[column].unique().to_list())
     absent = [m for m in (model_a, model_b) if m not in present]
     if absent:
-        raise ValueError(f"model(s) {absent} not in case_scores; it has {sorted(present, key=str)}")
+        raise ValueError(f"{column}(s) {absent} not in case_scores; it has {sorted(present, key=str)}")
 
-    scored = _scored(case_scores.filter(pl.col("model").is_in([model_a, model_b])), by)
-    per_case = scored.group_by(["model", *by, "case_id"]).agg(
+    scored = _scored(case_scores.filter(pl.col(column).is_in([model_a, model_b])), by)
+    per_case = scored.group_by([column, *by, "case_id"]).agg(
         pl.col("score").cast(pl.Float64).mean(), pl.len().alias("_n_samples"))
     if "sample" not in by and "sample" in case_scores.columns and (per_case["_n_samples"] > 1).any():
-        log.info("paired_bootstrap_diff: averaging a model's samples per case (by=%s)", by)
-    a = per_case.filter(pl.col("model") == model_a).select(*by, "case_id", pl.col("score").alias("a"))
-    b = per_case.filter(pl.col("model") == model_b).select(*by, "case_id", pl.col("score").alias("b"))
+        log.info("paired_bootstrap_diff: averaging samples per case (by=%s)", by)
+    a = per_case.filter(pl.col(column) == model_a).select(*by, "case_id", pl.col("score").alias("a"))
+    b = per_case.filter(pl.col(column) == model_b).select(*by, "case_id", pl.col("score").alias("b"))
     pairs = a.join(b, on=[*by, "case_id"], how="full", coalesce=True, nulls_equal=True)
     groups = (pairs.group_by(by, maintain_order=False).agg(pl.all()) if by
               else pairs.select(pl.all().implode()))
@@ -140,6 +144,8 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
         rows.append(row)
     schema = {c: case_scores.schema[c] for c in by} | _DIFF_SCHEMA
     out = pl.DataFrame(rows, schema=schema)
+    if column != "model":
+        out = out.rename({"model_a": f"{column}_a", "model_b": f"{column}_b"})
     return out.sort(by) if by else out
 
 
