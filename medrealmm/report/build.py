@@ -120,7 +120,7 @@ def _runs_section(b: Builder, runs: RunSet) -> None:
                      "modes": ", ".join((cfg.get("run") or {}).get("modes", [])),
                      "samples": (cfg.get("run") or {}).get("samples"),
                      "cases": r.case_scores["case_id"].n_unique(), "created": r.created or None,
-                     "git": ((r.manifest.get("git") or {}).get("commit") or "")[:10] or None,
+                     "git": ((r.manifest.get("git") or {}).get("revision") or "")[:10] or None,
                      "superseded_rows": runs.superseded.get(r.name, 0)})
     s.blocks.append(Table("runs", pl.DataFrame(rows), "Runs in this report"))
     if runs.superseded:
@@ -138,7 +138,8 @@ def _leaderboard_section(b: Builder, t: dict[str, pl.DataFrame], judge: str) -> 
     b.figure(s, "leaderboard", "Benchmark score (bars: 95% bootstrap interval; hatched: the online physician "
              "reply)", fig.leaderboard_figure, board)
     for (j, mode), part in board.group_by(["judge", "mode"], maintain_order=True):
-        s.blocks.append(Table(f"leaderboard__{j}__{mode}", part, f"Judge {j}, mode {mode}", columns=BOARD_COLS))
+        s.blocks.append(Table(f"leaderboard__{j}__{mode}", part, f"Judge {j}, mode {mode}", columns=BOARD_COLS,
+                              file="leaderboard"))
     d = b.section("decomposition", "Criteria met and triggered per case")
     d.blocks.append(Text("The paper's Figure 4: per case, how many positive criteria a reply met (of "
                          "`mean_n_pos`) and how many negative criteria (undesirable behaviours) it triggered "
@@ -146,7 +147,7 @@ def _leaderboard_section(b: Builder, t: dict[str, pl.DataFrame], judge: str) -> 
     b.figure(d, "decomposition", "Positive criteria met and negative criteria triggered per case",
              fig.decomposition_figure, board.filter(pl.col("judge") == judge))
     d.blocks.append(Table("decomposition", board.filter(pl.col("judge") == judge), "Per-case means",
-                          columns=["model", "mode", "mean_pos_met", "mean_n_pos", "pos_met_rate",
+                          file="leaderboard", columns=["model", "mode", "mean_pos_met", "mean_n_pos", "pos_met_rate",
                                    "mean_neg_triggered", "mean_n_neg", "neg_triggered_rate"]))
 
 
@@ -192,6 +193,9 @@ def _distribution_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
     from medrealmm.report import figures as fig
 
     s = b.section("distribution", "Score distribution")
+    if "histogram" not in t:
+        s.blocks.append(Text("No scored case: every case was excluded (see the judge health table)."))
+        return
     s.blocks.append(Text("Per-case scores in 5% bins: two models with the same mean can fail very "
                          "differently (many middling cases vs. a few complete failures)."))
     b.figure(s, "histogram", "Share of cases per 5% score bin", fig.histogram_figure, t["histogram"])
@@ -199,7 +203,7 @@ def _distribution_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
                                         bin=pl.format("{}–{}", (pl.col("bin_low") * 100).round(0).cast(pl.Int64),
                                                       (pl.col("bin_high") * 100).round(0).cast(pl.Int64)))
             .pivot(on="entry", index="bin", values="n"))
-    s.blocks.append(Table("histogram", wide, "Cases per score bin (%)", floats=0))
+    s.blocks.append(Table("histogram_wide", wide, "Cases per score bin (%)", floats=0, file="histogram"))
 
 
 def _paired_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:

@@ -25,11 +25,15 @@ class Text:
 
 @dataclass
 class Table:
-    name: str          # file stem of the CSV/Parquet copy
+    name: str          # unique within the document
     frame: pl.DataFrame
     caption: str = ""
     columns: list[str] | None = None   # shown columns (the files keep all)
     floats: int = 3
+    file: str | None = None            # stem of the CSV/Parquet copy with every column (default: name)
+
+
+FOLD_ROWS = 15   # longer tables start folded in the HTML page: the figure above them is the summary
 
 
 @dataclass
@@ -70,12 +74,12 @@ _CSS = """
 body{font-family:-apple-system,"Segoe UI","Noto Sans CJK SC","Source Han Sans SC","WenQuanYi Zen Hei",
 "Microsoft YaHei","PingFang SC",sans-serif;margin:0 auto;max-width:1200px;padding:1.5em;color:#222;line-height:1.45}
 h1{margin-bottom:.1em}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
-.sub{color:#666;margin-top:0}nav a{margin-right:1em;white-space:nowrap}
+.sub{color:#666;margin-top:0}nav{display:flex;flex-wrap:wrap;gap:.3em 1.2em}nav a{white-space:nowrap}
 table{border-collapse:collapse;margin:.6em 0 1.4em;font-size:.88em}
 th,td{border:1px solid #ddd;padding:.25em .55em;text-align:right}th{background:#f4f4f4}
 td.s,th.s{text-align:left}caption{caption-side:top;text-align:left;font-weight:600;padding:.3em 0}
 tr:nth-child(even) td{background:#fafafa}figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
-figcaption{color:#555;font-size:.9em}details{margin:.4em 0}pre{background:#f7f7f7;padding:.8em;
+figcaption{color:#555;font-size:.9em}.cap{margin:.8em 0 0}details{margin:.4em 0}pre{background:#f7f7f7;padding:.8em;
 overflow:auto;max-height:32em;font-size:.8em}.wrap{overflow-x:auto}
 """
 
@@ -106,10 +110,13 @@ def _table_html(t: Table) -> str:
         cells = "".join(f"<td class=\"{'' if c in numeric else 's'}\">{html.escape(cell(v, t.floats))}</td>"
                         for c, v in zip(df.columns, r, strict=True))
         rows.append(f"<tr>{cells}</tr>")
-    cap = f"<caption>{_inline(t.caption)}</caption>" if t.caption else ""
-    note = "" if df.width == t.frame.width else f" <small>(more columns in tables/{t.name}.csv)</small>"
-    return (f"<div class=\"wrap\"><table id=\"t-{html.escape(t.name)}\">{cap}<thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>{note}")
+    note = "" if df.width == t.frame.width else f" <small>(all columns: tables/{t.file or t.name}.csv)</small>"
+    table = (f"<div class=\"wrap\"><table id=\"t-{html.escape(t.name)}\"><thead><tr>{head}</tr></thead>"
+             f"<tbody>{''.join(rows)}</tbody></table></div>")
+    caption = _inline(t.caption or t.name)
+    if df.height > FOLD_ROWS:
+        return (f"<details><summary><b>{caption}</b> ({df.height} rows){note}</summary>{table}</details>")
+    return f"<p class=\"cap\"><b>{caption}</b>{note}</p>{table}"
 
 
 def render_html(doc: Document) -> str:

@@ -230,7 +230,10 @@ def _leaderboard_panel(ax: Axes, df: pl.DataFrame, colours: dict[Any, str], *, b
                 ax.text(score - 0.012, y, f"{score:.2f}", va="center", ha="right", fontsize=8,
                         bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none", "alpha": 0.8})
             if anchor:
-                ax.axvline(score, color="0.25", ls="--", lw=1.2, zorder=0.5)
+                # One line per anchor row, in its mode's colour when there are several (one per mode).
+                several = int(df.get_column("anchor").sum()) > 1
+                ax.axvline(score, color=colours[r["mode"]] if several else "0.25", ls="--", lw=1.2, zorder=0.5)
+            if anchor and not several:
                 # Above the plotting area (the title is padded to make room): never on top of a bar.
                 ax.annotate(ANCHOR_LABEL, xy=(score, 1.0), xycoords=("data", "axes fraction"),
                             xytext=(0, 2), textcoords="offset points", va="bottom", ha="center",
