@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up the environment and run the benchmark on the bundled sample: `bash launch/quickstart.sh [key=value ...]`.
+# Set up the environment, run the benchmark on the bundled sample and write its report:
+# `bash launch/quickstart.sh [key=value ...]`.
 # Default: a small real open-weight VLM (Qwen2.5-VL-3B, fetched on first use) as model and judge, on
 # vLLM's GPU build when a GPU is present and on CPU otherwise. Offline: `bash launch/quickstart.sh preset=smoke`.
 set -euo pipefail
@@ -9,4 +10,6 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 else
     VENV=$ROOT/.venv; bash "$ROOT/launch/setup.sh" "$VENV"
 fi
-exec "$VENV/bin/medrealmm" run "$@"
+"$VENV/bin/medrealmm" run "$@"
+# Then the HTML report over every run of the dataset (outputs/reports/<dataset>/report.html).
+exec "$VENV/bin/medrealmm" report "$@"

@@ -119,7 +119,7 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
     per_case = scored.group_by([column, *by, "case_id"]).agg(
         pl.col("score").cast(pl.Float64).mean(), pl.len().alias("_n_samples"))
     if "sample" not in by and "sample" in case_scores.columns and (per_case["_n_samples"] > 1).any():
-        log.info("paired_bootstrap_diff: averaging samples per case (by=%s)", by)
+        log.debug("paired_bootstrap_diff: averaging samples per case (by=%s)", by)
     a = per_case.filter(pl.col(column) == model_a).select(*by, "case_id", pl.col("score").alias("a"))
     b = per_case.filter(pl.col(column) == model_b).select(*by, "case_id", pl.col("score").alias("b"))
     pairs = a.join(b, on=[*by, "case_id"], how="full", coalesce=True, nulls_equal=True)
