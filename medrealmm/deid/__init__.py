@@ -1,0 +1,6 @@
+"""De-identification of consultation text and images (the paper's Phase 1, stages 4a, 4b and 5).
+
+Detectors find identifiers (text spans, image boxes); maskers replace them (typed placeholders,
+black rectangles); the audit trail records what was masked — category, detector, offsets or box —
+and never the identifying text itself.
+"""
