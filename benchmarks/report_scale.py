@@ -45,7 +45,7 @@ def write_runs(root: Path, n_cases: int, n_models: int, subset: int, seed: int) 
     """Run folders of the study; returns the number of verdicts written."""
     from medrealmm.scoring import score_cases, summarize
 
-    from medrealmm.report.specialty import DEFAULT_GROUPS
+    from medrealmm.data.specialty import DEFAULT_GROUPS
 
     verdicts, cases = _aggregate_module().synthetic(n_cases, n_models, seed)
     names = [d for depts in DEFAULT_GROUPS.values() for d in depts]   # real department names
@@ -96,7 +96,7 @@ def main() -> None:
     from medrealmm.report.analyses import build_tables
     from medrealmm.report.build import options_from_config, write_report
     from medrealmm.report.runs import load_runs
-    from medrealmm.report.specialty import load_groups, specialty_expr
+    from medrealmm.data.specialty import load_groups, specialty_expr
     from medrealmm.scoring import breakdowns, summarize
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -11,7 +11,7 @@ import yaml
 from omegaconf import OmegaConf
 
 from medrealmm.data import load_dataset
-from medrealmm.report.specialty import DEFAULT_GROUPS, OTHER, load_groups, specialty_expr, unmapped
+from medrealmm.data.specialty import DEFAULT_GROUPS, OTHER, load_groups, specialty_expr, unmapped
 
 SAMPLE_DEPARTMENTS = [
     "皮肤科", "内分泌科", "精神科", "呼吸内科", "骨科", "心血管内科",

@@ -309,7 +309,7 @@ def _tags(cfg: dict[str, Any], runs: RunSet, judge: str) -> pl.DataFrame | None:
 
 
 def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[str, pl.DataFrame]]:
-    from medrealmm.report.specialty import load_groups, specialty_expr, unmapped
+    from medrealmm.data.specialty import load_groups, specialty_expr, unmapped
 
     rep = cfg["report"]
     opts = options_from_config(cfg)
