@@ -22,6 +22,10 @@ commands:
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
              breakdowns, distributions, paired comparisons, worst-of-k, judge agreement
   validate   load and check a dataset (data=...), report every bad case
+  deid       de-identify consultation records (deid.input=cases.jsonl): text placeholders, masked
+             images without metadata, case removal, audit trail -> outputs/deid/<data>/
+  deid-review  review sheets for a de-identified batch; with deid.review.decisions=d.csv, apply them
+  deid-train-qr  train a YOLO QR/barcode detector on synthetic codes (key=value options, see --help)
 
 examples:
   medrealmm run                                   # default small VLM as model and judge
@@ -34,13 +38,15 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": ()}
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
+            "deid": (), "deid-review": ()}
 log = logging.getLogger("medrealmm")
 
 
 def execute(command: str, cfg_node) -> None:
     from medrealmm.config import to_plain
     from medrealmm.inference.engines import ModelUnavailable
+    from medrealmm.deid.stage import DeidFailed
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.report.fonts import NoCJKFont
     from medrealmm.report.runs import RunsNotFound
@@ -72,6 +78,15 @@ def execute(command: str, cfg_node) -> None:
                 log.debug("report failed", exc_info=True)
                 raise RunFailed(f"report: {e}") from e
             return
+        if command in ("deid", "deid-review"):
+            from medrealmm.deid.build import run_deid, run_review
+
+            try:
+                run_deid(cfg) if command == "deid" else run_review(cfg)
+            except (ValueError, FileNotFoundError) as e:   # bad records file, option or reviewer CSV
+                log.debug("%s failed", command, exc_info=True)
+                raise RunFailed(f"{command}: {e}") from e
+            return
         if command == "validate":
             from medrealmm.data.loader import load_dataset
 
@@ -84,7 +99,7 @@ def execute(command: str, cfg_node) -> None:
             return
         run_stages(cfg, COMMANDS[command])
     except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
-            NoCJKFont) as e:
+            NoCJKFont, DeidFailed) as e:
         log.error("%s", e)
         if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
             raise
@@ -118,6 +133,11 @@ def main(argv: list[str] | None = None) -> None:
         print(USAGE)
         return
     command = argv[0]
+    if command == "deid-train-qr":      # its own key=value parser (no Hydra app: it has no run config)
+        from medrealmm.deid.train_qr import main as train_qr
+
+        train_qr(argv[1:])
+        return
     if command not in COMMANDS:
         print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         sys.exit(2)

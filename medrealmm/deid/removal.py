@@ -1,0 +1,67 @@
+"""Stage 4a: remove a whole case when its clinical signal needs an identifying image.
+
+Masking a face that fills a skin photo leaves nothing to diagnose, and a case whose image is mostly
+black boxes is no longer the case the physician answered. Such cases are dropped before masking,
+with the reason (numbers and rule names only) in ``removed.jsonl``. The thresholds are config.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from medrealmm.deid.records import ImageSlot, LogRecord
+
+
+@dataclass(frozen=True)
+class RemovalRule:
+    face_area_share: float | None = 0.2       # a face box covering this share of an image removes the case
+    masked_area_share: float | None = 0.5     # so does masking more than this share of an image
+    on_agent_failure: str = "keep"            # keep (rules still masked the text) | remove
+
+    @classmethod
+    def from_config(cls, cfg: Mapping[str, Any]) -> RemovalRule:
+        rule = cls(face_area_share=_share(cfg, "face_area_share", 0.2),
+                   masked_area_share=_share(cfg, "masked_area_share", 0.5),
+                   on_agent_failure=str(cfg.get("on_agent_failure", "keep")))
+        if rule.on_agent_failure not in ("keep", "remove"):
+            raise ValueError(f"deid.remove_case.on_agent_failure must be keep or remove, got {rule.on_agent_failure!r}")
+        return rule
+
+    def reason(self, record: LogRecord, images: Sequence[tuple[ImageSlot, Sequence[Any], tuple[int, int]]]) -> str | None:
+        """Why this case must go, or None. ``images``: (slot, boxes, (width, height)) per image."""
+        for slot, boxes, (w, h) in images:
+            area = float(w * h) or 1.0
+            where = f"image {slot.index + 1} of turn {slot.turn + 1}"
+            if self.face_area_share is not None:
+                faces = [b for b in boxes if b.category == "FACE"]
+                biggest = max((b.area for b in faces), default=0) / area
+                if biggest >= self.face_area_share:
+                    return f"a face covers {biggest:.0%} of {where} (deid.remove_case.face_area_share={self.face_area_share})"
+            if self.masked_area_share is not None and boxes:
+                share = covered_share(boxes, w, h)
+                if share > self.masked_area_share:
+                    return (f"masking would cover {share:.0%} of {where} "
+                            f"(deid.remove_case.masked_area_share={self.masked_area_share})")
+        return None
+
+
+def covered_share(boxes: Sequence[Any], width: int, height: int) -> float:
+    """Share of the image under the union of the boxes (overlaps counted once)."""
+    import numpy as np
+
+    mask = np.zeros((height, width), dtype=bool)
+    for b in boxes:
+        mask[max(0, b.y0):min(height, b.y1), max(0, b.x0):min(width, b.x1)] = True
+    return float(mask.mean()) if mask.size else 0.0
+
+
+def _share(cfg: Mapping[str, Any], key: str, default: float) -> float | None:
+    v = cfg.get(key, default)
+    if v is None:
+        return None
+    v = float(v)
+    if not 0.0 < v <= 1.0:
+        raise ValueError(f"deid.remove_case.{key} must be in (0, 1] or null, got {v}")
+    return v

@@ -1,0 +1,267 @@
+"""Stage 5: human review of de-identified cases — sampled sheets out, reviewer decisions back in.
+
+Sampling follows the paper: every case of the sensitive specialties (pediatrics, mental health,
+reproductive health, oncology, infectious disease) and a seeded random share of the rest. A sheet is
+one static HTML page per batch: the masked text with its placeholders, the masked images and the
+audit trail, side by side. Reviewers answer in a CSV (one row per decision; a template is written
+next to the sheets):
+
+    case_id,decision,field,start,end,category,image,x0,y0,x1,y1
+    derm-001,accept,,,,,,,,,
+    derm-002,reject,,,,,,,,,
+    derm-003,remask,turns.0.text,12,15,NAME,,,,,
+    derm-003,remask,,,,,images/derm-003/0-0.jpg,40,10,180,40
+
+``reject`` removes the case; ``remask`` masks a residual identifier the detectors missed (offsets
+into the *masked* text as shown on the sheet, or a box on the masked image); ``accept`` marks it
+reviewed. Free-text notes are not read: they could repeat the identifier.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import html
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from medrealmm.data.loader import subset_key
+from medrealmm.data.specialty import load_groups
+from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
+
+log = logging.getLogger(__name__)
+
+SENSITIVE_GROUPS: tuple[str, ...] = ("儿科", "精神心理", "妇产科与生殖", "肿瘤", "感染与传染")
+DECISIONS = ("accept", "reject", "remask")
+CSV_COLUMNS = ("case_id", "decision", "field", "start", "end", "category", "image", "x0", "y0", "x1", "y1")
+
+
+class ReviewError(ValueError):
+    """A reviewer file that cannot be applied; names the file and the row."""
+
+
+# --- reading the stage's outputs ---------------------------------------------------------------------
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
+
+
+# --- sampling ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sampling:
+    share: float = 0.10
+    seed: int = 0
+    always_groups: tuple[str, ...] = SENSITIVE_GROUPS
+    groups: Any = None            # department -> group mapping spec (see medrealmm.data.specialty)
+
+    def select(self, cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
+        """(case id, why) for every case to review, in input order."""
+        if not 0.0 <= self.share <= 1.0:
+            raise ValueError(f"deid.review.share must be in [0, 1], got {self.share}")
+        groups = load_groups(self.groups)
+        threshold = int(self.share * 2**32)
+        out = []
+        for c in cases:
+            group = groups.get(str(c.get("department") or "").strip())
+            if group in self.always_groups:
+                out.append((c["id"], f"all cases of {group}"))
+            elif int(subset_key(c["id"], self.seed)[:8], 16) < threshold:
+                out.append((c["id"], f"{self.share:.0%} random audit"))
+        return out
+
+
+# --- sheets ------------------------------------------------------------------------------------------
+
+_CSS = """body{font-family:"Noto Sans CJK SC","WenQuanYi Zen Hei","Microsoft YaHei",sans-serif;margin:1.5em;color:#222}
+.case{border:1px solid #ccc;border-radius:6px;padding:1em;margin:1.2em 0}.row{display:flex;gap:1.5em;flex-wrap:wrap}
+.text{flex:1 1 480px}.imgs{flex:1 1 420px}.imgs img{max-width:420px;border:1px solid #ddd;display:block;margin:.4em 0}
+mark{background:#ffe08a}.turn{margin:.4em 0}.role{font-weight:600;color:#555}
+table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ddd;padding:.2em .5em}"""
+
+
+def _marked(text: str) -> str:
+    """HTML of masked text with the placeholders highlighted."""
+    out = html.escape(text)
+    for c in CATEGORIES:
+        out = out.replace(f"[{c}]", f"<mark>[{c}]</mark>")
+    return out
+
+
+def _case_html(case: Mapping[str, Any], audit: Mapping[str, Any], why: str, out_dir: Path) -> str:
+    turns = "".join(
+        f"<div class=\"turn\"><span class=\"role\">{i} {html.escape(t['role'])}</span>: {_marked(t.get('text', ''))}</div>"
+        for i, t in enumerate(case["turns"]))
+    if case.get("y_orig"):
+        turns += f"<div class=\"turn\"><span class=\"role\">y_orig</span>: {_marked(case['y_orig'])}</div>"
+    imgs = []
+    for im in (audit.get("images") or []):
+        data = (out_dir / im["path"]).read_bytes()
+        mime = "image/png" if im["path"].endswith(".png") else "image/webp" if im["path"].endswith(".webp") else "image/jpeg"
+        boxes = ", ".join(f"{b['category']} {b['box']} ({b['detector']})" for b in im.get("boxes", [])) or "none"
+        imgs.append(f"<div><b>{html.escape(im['path'])}</b><img src=\"data:{mime};base64,"
+                    f"{base64.b64encode(data).decode()}\"><small>masked: {html.escape(boxes)}</small></div>")
+    rows = "".join(f"<tr><td>{html.escape(t['field'])}</td><td>{s['category']}</td><td>{s['detector']}</td>"
+                   f"<td>{s['start']}–{s['end']}</td></tr>" for t in audit.get("texts", []) for s in t["spans"])
+    dropped = ", ".join(audit.get("dropped_fields") or []) or "none"
+    return (f"<div class=\"case\" id=\"{html.escape(case['id'])}\"><h3>{html.escape(case['id'])} · "
+            f"{html.escape(str(case.get('department', '')))} <small>({html.escape(why)})</small></h3>"
+            f"<div class=\"row\"><div class=\"text\">{turns}</div><div class=\"imgs\">{''.join(imgs)}</div></div>"
+            f"<details><summary>audit trail</summary><p>dropped fields: {html.escape(dropped)}</p>"
+            f"<table><tr><th>field</th><th>category</th><th>detector</th><th>offsets (original text)</th></tr>"
+            f"{rows}</table></details></div>")
+
+
+def write_sheets(out_dir: Path, sampling: Sampling, *, batch_size: int = 50) -> list[Path]:
+    """Review sheets for the sampled cases (``review/batch-NNN.html``) and a decisions template."""
+    cases = read_jsonl(out_dir / "cases.jsonl")
+    audits = {a["id"]: a for a in read_jsonl(out_dir / "audit.jsonl")}
+    picked = sampling.select(cases)
+    by_id = {c["id"]: c for c in cases}
+    review = out_dir / "review"
+    review.mkdir(exist_ok=True)
+    sheets = []
+    for b in range(0, len(picked), batch_size):
+        batch = picked[b:b + batch_size]
+        body = "".join(_case_html(by_id[cid], audits.get(cid, {}), why, out_dir) for cid, why in batch)
+        n = b // batch_size + 1
+        page = (f"<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>De-identification review "
+                f"batch {n}</title><style>{_CSS}</style></head><body><h1>De-identification review, batch {n}</h1>"
+                f"<p>{len(batch)} case(s). Check for residual identifiers (names, numbers, hospitals, addresses, "
+                "dates, faces, codes) and for clinical content lost to masking. Record decisions in "
+                "<code>decisions.csv</code> (template next to this file).</p>" + body + "</body></html>")
+        path = review / f"batch-{n:03d}.html"
+        path.write_text(page, encoding="utf-8")
+        sheets.append(path)
+    with open(review / "decisions_template.csv", "w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(CSV_COLUMNS)
+        for cid, _ in picked:
+            w.writerow([cid, "", "", "", "", "", "", "", "", "", ""])
+    log.info("review: %d of %d case(s) sampled into %d sheet(s) in %s", len(picked), len(cases), len(sheets), review)
+    return sheets
+
+
+# --- decisions ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    row: int
+    case_id: str
+    decision: str
+    field: str = ""
+    start: int | None = None
+    end: int | None = None
+    category: str = ""
+    image: str = ""
+    box: tuple[int, int, int, int] | None = None
+
+
+def read_decisions(path: Path) -> list[Decision]:
+    out = []
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        missing = [c for c in ("case_id", "decision") if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ReviewError(f"{path}: missing column(s) {missing}; columns: {', '.join(CSV_COLUMNS)}")
+        for n, r in enumerate(reader, start=1):
+            def get(k: str) -> str:
+                return (r.get(k) or "").strip()
+
+            decision = get("decision").lower()
+            if not get("case_id"):
+                raise ReviewError(f"{path}: row {n}: empty case_id")
+            if decision not in DECISIONS:
+                raise ReviewError(f"{path}: row {n}: decision {decision!r} is not one of {DECISIONS}")
+            d = Decision(n, get("case_id"), decision)
+            if decision == "remask":
+                category = get("category").upper()
+                if category not in (*CATEGORIES, "FACE", "QR", "BARCODE", "SIGNATURE"):
+                    raise ReviewError(f"{path}: row {n}: category {category!r} is not a known category")
+                try:
+                    if get("field"):
+                        d = Decision(n, d.case_id, decision, field=get("field"), start=int(get("start")),
+                                     end=int(get("end")), category=category)
+                    elif get("image"):
+                        box = tuple(int(get(k)) for k in ("x0", "y0", "x1", "y1"))
+                        d = Decision(n, d.case_id, decision, image=get("image"), box=box, category=category)  # type: ignore[arg-type]
+                    else:
+                        raise ReviewError(f"{path}: row {n}: remask needs field+start+end or image+x0,y0,x1,y1")
+                except ValueError as e:
+                    if isinstance(e, ReviewError):
+                        raise
+                    raise ReviewError(f"{path}: row {n}: offsets and box corners must be integers") from None
+            out.append(d)
+    return out
+
+
+def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
+    """Apply reviewer decisions to the stage's outputs in place; returns counts per decision."""
+    from medrealmm.deid.records import LogRecord
+    from medrealmm.deid.stage import _get
+
+    decisions = read_decisions(csv_path)
+    cases = read_jsonl(out_dir / "cases.jsonl")
+    audits = {a["id"]: a for a in read_jsonl(out_dir / "audit.jsonl")}
+    removed = read_jsonl(out_dir / "removed.jsonl")
+    by_id = {c["id"]: c for c in cases}
+    counts = {d: 0 for d in DECISIONS}
+    rejected: set[str] = set()
+    for d in decisions:
+        if d.case_id not in by_id:
+            raise ReviewError(f"{csv_path}: row {d.row}: case {d.case_id!r} is not in {out_dir / 'cases.jsonl'}")
+        audit = audits.setdefault(d.case_id, {"id": d.case_id})
+        audit.setdefault("review", []).append({"row": d.row, "decision": d.decision,
+                                               **({"category": d.category} if d.category else {})})
+        counts[d.decision] += 1
+        if d.decision == "reject":
+            rejected.add(d.case_id)
+        elif d.decision == "remask" and d.field:
+            rec = LogRecord(by_id[d.case_id], str(csv_path), d.row)
+            try:
+                text = _get(rec.raw, d.field)
+                assert d.start is not None and d.end is not None
+                masked = apply_placeholders(text, [Span(d.start, d.end, d.category, "reviewer")])
+            except (KeyError, IndexError, ValueError) as e:
+                raise ReviewError(f"{csv_path}: row {d.row}: cannot remask {d.field} {d.start}-{d.end} of case "
+                                  f"{d.case_id!r}: {e}") from None
+            rec.set_text(d.field, masked)
+        elif d.decision == "remask":
+            _remask_image(out_dir, by_id[d.case_id], d, csv_path)
+    kept = [c for c in cases if c["id"] not in rejected]
+    removed += [{"id": cid, "reason": "rejected by reviewer"} for cid in sorted(rejected)]
+    write_jsonl(out_dir / "cases.jsonl", kept)
+    write_jsonl(out_dir / "audit.jsonl", [a for cid, a in audits.items() if cid not in rejected])
+    write_jsonl(out_dir / "removed.jsonl", removed)
+    log.info("review decisions applied from %s: %s", csv_path, counts)
+    return counts
+
+
+def _remask_image(out_dir: Path, case: dict[str, Any], d: Decision, csv_path: Path) -> None:
+    from medrealmm.deid.image.base import Box
+    from medrealmm.deid.image.mask import load_image, mask_boxes, save_clean
+
+    refs = [im for t in case["turns"] for im in t.get("images", [])]
+    ref = next((im for im in refs if im.get("path") == d.image), None)
+    if ref is None:
+        raise ReviewError(f"{csv_path}: row {d.row}: case {d.case_id!r} has no image {d.image!r}")
+    path = out_dir / d.image
+    loaded = load_image(path)
+    image = loaded[0] if isinstance(loaded, tuple) else loaded
+    assert d.box is not None
+    masked = mask_boxes(image, [Box(*d.box, category=d.category, detector="reviewer")])
+    sha = save_clean(masked, path)
+    if isinstance(sha, str):
+        ref["sha256"] = sha
