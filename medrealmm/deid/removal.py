@@ -14,10 +14,14 @@ from typing import Any
 from medrealmm.deid.records import ImageSlot, LogRecord
 
 
+CODE_CATEGORIES = frozenset({"QR", "BARCODE"})
+"""Masking a code loses no clinical signal, so codes do not count towards ``masked_area_share``."""
+
+
 @dataclass(frozen=True)
 class RemovalRule:
     face_area_share: float | None = 0.2       # a face box covering this share of an image removes the case
-    masked_area_share: float | None = 0.5     # so does masking more than this share of an image
+    masked_area_share: float | None = 0.5     # so does masking more than this share of an image (codes aside)
     on_agent_failure: str = "keep"            # keep (rules still masked the text) | remove
 
     @classmethod
@@ -39,8 +43,9 @@ class RemovalRule:
                 biggest = max((b.area for b in faces), default=0) / area
                 if biggest >= self.face_area_share:
                     return f"a face covers {biggest:.0%} of {where} (deid.remove_case.face_area_share={self.face_area_share})"
-            if self.masked_area_share is not None and boxes:
-                share = covered_share(boxes, w, h)
+            content = [b for b in boxes if b.category not in CODE_CATEGORIES]
+            if self.masked_area_share is not None and content:
+                share = covered_share(content, w, h)
                 if share > self.masked_area_share:
                     return (f"masking would cover {share:.0%} of {where} "
                             f"(deid.remove_case.masked_area_share={self.masked_area_share})")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import hashlib
 import html
 import json
 import logging
@@ -262,6 +263,5 @@ def _remask_image(out_dir: Path, case: dict[str, Any], d: Decision, csv_path: Pa
     image = loaded[0] if isinstance(loaded, tuple) else loaded
     assert d.box is not None
     masked = mask_boxes(image, [Box(*d.box, category=d.category, detector="reviewer")])
-    sha = save_clean(masked, path)
-    if isinstance(sha, str):
-        ref["sha256"] = sha
+    save_clean(masked, path)
+    ref["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
