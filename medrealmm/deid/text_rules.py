@@ -1,0 +1,696 @@
+"""Rule-based detection of identifiers in Chinese consultation text (names, IDs, phones, dates …).
+
+Rules catch the identifiers that have a shape (ID numbers with their checksum, phones, e-mails,
+URLs, dates) or a cue (订单号…, 病历号…, 我叫…, 王医生, …医院, …路88号); an LLM agent
+(:mod:`medrealmm.deid.agent`) catches the rest. Clinical attributes must survive: ages, durations
+(3天, 两周), relative time (明天, 上周), doses, lab values, vitals, drugs and departments are never
+matched, because every pattern needs either an identifier's shape or an identifying cue.
+
+Choices (each a privacy / utility trade-off, kept in one place):
+
+- DATE: a full date (year-month-day), a month+day (5月12日) and a year+month (2023年5月, 2023-05)
+  are masked, as HIPAA Safe Harbor does for every date element finer than the year. A year alone
+  (2020年) and a month alone (5月份) stay: they are as coarse as an age and carry the clinical
+  timeline. Durations, ages, relative words and times of day (晚上8点) are not dates.
+  A compact date (20230512) counts only after a date cue (出生日期, 日期, 时间 …).
+- ID: an 18-digit resident ID must pass the GB 11643 checksum (and have a valid region and birth
+  date); a 15-digit legacy ID needs a valid region and birth date. After an explicit cue
+  (身份证号 …) a number of the right shape is masked even with a wrong check digit: a typo in a
+  real ID is still that person's ID. Other government IDs (护照, 军官证, 社保卡号 …) need a cue.
+- MRN covers medical-record, outpatient, inpatient, insurance-card and registration numbers.
+  A bed number (床号) alone is not masked: it identifies nobody outside that ward on that day, and
+  the name or MRN next to it is masked anyway.
+- URL covers web addresses and online account handles (微信号, QQ号) after their cue.
+- HOSPITAL: a named hospital, clinic or health centre (北京协和医院, 湘雅二院, 张氏诊所); generic
+  phrases (去医院, 大医院, 当地医院, 三甲医院, 市人民医院, 社区医院) name no hospital and stay.
+- ADDRESS: sub-city places only. A district or county counts after a city (杭州市西湖区) or before
+  street-level parts; roads need a house number (建国路88号); named compounds, communities,
+  subdistricts and villages count (阳光小区, 3栋2单元501室). Province and city alone stay.
+- NAME: only with a cue — a label (姓名：, 我叫, 签名：), a weak cue with a clear end (我是张伟，,
+  患者张伟因…), a title after the name (王医生 masks 王 and keeps 医生; 张女士), 我姓王, or a
+  greeting (张伟您好). Surname characters alone are never masked (高血压, 白细胞, 黄疸, 石膏).
+  小王/老张 count only after 我是/我叫/叫 (我是小王) or before a title (小王医生 masks 王).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
+from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_WORDS, COMPOUND_SURNAMES,
+                                          MAJOR_CITIES, PERSON_VERBS, STOP_CHARS, STRONG_NEXT, SURNAMES)
+
+log = logging.getLogger(__name__)
+
+DETECTOR = "rules"
+
+# ---------------------------------------------------------------------------------------------
+# normalisation: full-width digits, letters and ASCII-like punctuation become ASCII, one character
+# for one character, so offsets found in the normalised text are offsets in the original.
+_FULLWIDTH = {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)}
+_FULLWIDTH.update({chr(0xFF21 + i): chr(0x41 + i) for i in range(26)})
+_FULLWIDTH.update({chr(0xFF41 + i): chr(0x61 + i) for i in range(26)})
+_FULLWIDTH.update({"：": ":", "（": "(", "）": ")", "－": "-", "／": "/", "．": ".", "＠": "@", "＋": "+",
+                   "\u3000": " ", "＃": "#", "＝": "=", "＿": "_", "\u00a0": " ", "\u2010": "-", "\u2011": "-",
+                   "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+_NORM = str.maketrans(_FULLWIDTH)
+
+
+def normalize(text: str) -> str:
+    """Same length as ``text``: full-width digits, letters, colon, brackets… become ASCII."""
+    return text.translate(_NORM)
+
+
+def _cjk(c: str) -> bool:
+    return "\u4e00" <= c <= "\u9fff" or c == "〇"
+
+
+# ---------------------------------------------------------------------------------------------
+# resident ID numbers (GB 11643-1999)
+_ID_WEIGHTS = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+_ID_CHECK = "10X98765432"
+_ID_REGIONS = frozenset({11, 12, 13, 14, 15, 21, 22, 23, 31, 32, 33, 34, 35, 36, 37, 41, 42, 43, 44, 45, 46,
+                         50, 51, 52, 53, 54, 61, 62, 63, 64, 65, 71, 81, 82, 83, 91})
+
+
+def _valid_date(y: int, m: int, d: int) -> bool:
+    try:
+        datetime.date(y, m, d)
+    except ValueError:
+        return False
+    return True
+
+
+def id_check_digit(first17: str) -> str:
+    """The GB 11643 check character of the first 17 digits of a resident ID."""
+    return _ID_CHECK[sum(int(c) * w for c, w in zip(first17, _ID_WEIGHTS, strict=True)) % 11]
+
+
+def valid_resident_id(number: str, *, check_digit: bool = True) -> bool:
+    """An 18-digit ID with a valid region, birth date and (optionally) check digit, or a 15-digit
+    legacy ID with a valid region and birth date (1900–2099; no look at today's date, so results
+    never change with the clock)."""
+    s = number.replace(" ", "").replace("-", "")
+    if len(s) == 18 and s[:17].isdigit() and (s[17].isdigit() or s[17] in "Xx"):
+        if int(s[:2]) not in _ID_REGIONS or not 1900 <= int(s[6:10]) <= 2099:
+            return False
+        if not _valid_date(int(s[6:10]), int(s[10:12]), int(s[12:14])):
+            return False
+        return not check_digit or id_check_digit(s[:17]) == s[17].upper()
+    if len(s) == 15 and s.isdigit():
+        return int(s[:2]) in _ID_REGIONS and _valid_date(1900 + int(s[6:8]), int(s[8:10]), int(s[10:12]))
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# patterns (compiled once)
+_SEP = r"(?:\s|[:=#,，]|是|为|码|号|编号|如下)*"
+_NB = r"(?![0-9A-Za-z])"        # not followed by more of a number
+_NA = r"(?<![0-9A-Za-z])"       # not preceded by more of a number
+_DIGIT = re.compile(r"[0-9]")
+_ALPHA = re.compile(r"[A-Za-z]")
+
+_RESIDENT_ID = re.compile(_NA + r"(?:\d{6}[ -]?\d{8}[ -]?\d{3}[\dXx]|\d{15})" + _NB)
+
+_ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证号码|身份证号|身份证|证件号码|证件号|护照号码|护照号|护照|"
+          r"军官证号|军官证|士兵证号|士兵证|港澳通行证号|港澳通行证|通行证号|台胞证号|台胞证|回乡证号|回乡证|"
+          r"驾驶证号|驾驶证|驾照号|驾照|社保卡号|社保号|社会保障号码|社会保障号|社保卡|居住证号|居住证|户口本号")
+_MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|医保卡号|医保号|医保卡|医疗保险号|就诊卡号|就诊卡|就诊号|"
+           r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|患者编号|病人编号|ID号|检查号|影像号|"
+           r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号")
+_ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
+             r"退款单号|快递单号|运单号|物流单号|凭证号|单号")
+_PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
+             r"[Mm]obile|[Pp]hone")
+_ACCOUNT_KW = r"微信号|微信|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
+_ANCHORED = re.compile(
+    r"(?:(?P<id>" + _ID_KW + r")|(?P<mrn>" + _MRN_KW + r")|(?P<order>" + _ORDER_KW + r")|(?P<phone>"
+    + _PHONE_KW + r")|(?P<account>" + _ACCOUNT_KW + r")|(?P<post>邮编|邮政编码))" + _SEP
+    + r"(?P<val>\(?\+?[A-Za-z0-9](?:[A-Za-z0-9]|[-_/(). ](?=[A-Za-z0-9(]))*)")
+_ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHONE", "account": "URL",
+                    "post": "ADDRESS"}
+
+_EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
+_MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB)
+_LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)[ -]?|0\d{2,3}[ -])[2-9]\d{6,7}(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
+_SERVICE = re.compile(_NA + r"[48]00[ -]?\d{3}[ -]?\d{4}" + _NB)
+
+_EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9][A-Za-z0-9\-]{0,62}"
+                    r"(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,12}(?![A-Za-z0-9\-])")
+_URL_CHARS = r"[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]"
+_URL = re.compile(r"(?:https?://|www\.)" + _URL_CHARS + "+", re.I)
+_TLDS = "com|cn|net|org|edu|gov|info|top|xyz|vip|biz|cc|tv|io|hk|tw|mobi|site|online|shop|club|wang|ltd|me"
+_BARE_DOMAIN = re.compile(r"(?<![A-Za-z0-9@.\-_/])(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?:"
+                          + _TLDS + r")(?![A-Za-z0-9\-])(?:/" + _URL_CHARS + "*)?", re.I)
+
+_D = r"(?:0?[1-9]|[12]\d|3[01])"
+_M = r"(?:0?[1-9]|1[0-2])"
+_ZH_MONTH = r"(?:十[一二]|[一二三四五六七八九十]|正|腊|冬)"
+_ZH_DAY = r"(?:(?:三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|初[一二三四五六七八九十]|廿[一二三四五六七八九]?)"
+_DATES = re.compile("|".join((
+    r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"\s*[日号])?",      # 2023年5月(12日)
+    r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                   # 23年5月12日
+    r"(?<![\d.\-/])(?:19|20)\d{2}([-/.])" + _M + r"\1" + _D + r"(?!\d)",               # 2023-05-12
+    r"(?<![\d.\-/])(?:19|20)\d{2}(?:[-/]" + _M + r"|\.(?:0[1-9]|1[0-2]))(?![\d.\-/%])"
+    r"(?!\s*(?:元|块|次|个|例|人|万|mg|ml|g|kg|cm|mm|%))",                                # 2023-05, 2023.05
+    r"(?<!\d)" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                                   # 5月12日
+    r"[〇零一二三四五六七八九]{4}年" + _ZH_MONTH + r"月(?:" + _ZH_DAY + r")?",           # 二〇二三年五月十二日
+    _ZH_MONTH + r"月" + _ZH_DAY,                                                       # 五月十二日, 正月初五
+)))
+_DATE_ANCHORED = re.compile(
+    r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
+    + r"(?:(?P<compact>(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
+    r"|(?<=[期日年月于:：\s])(?P<md>" + _M + r"[./-]" + _D + r")(?![\d./-]))")
+
+_HOSP_SUFFIX = re.compile(
+    r"(?:妇幼保健院|妇幼保健所|保健院|卫生服务中心|卫生服务站|卫生院|卫生室|医务室|医院|附[一二三四五六七八九]院|附院|"
+    r"诊所|门诊部|医疗中心|医学中心|体检中心|疗养院|急救中心|精神卫生中心|疾病预防控制中心|疾控中心|中医馆|国医馆|医馆)"
+    r"(?:[东西南北]?院区|分院|本部|总院)?")
+_HOSP_ABBR = re.compile(r"(?:协和|华西|湘雅|同济|瑞金|华山|中山|齐鲁|西京|北医|仁济|长海|长征|阜外|浙一|浙二|盛京|邵逸夫)"
+                        r"(?:[一二三四五六七八九]院|附[一二三]院)")
+_HOSP_GATE = re.compile(r"院|诊所|中心|医馆|卫生室|医务室")
+# Words that make a hospital phrase generic: quantity and quality (大医院, 三甲医院, 一些医院) and types
+# (人民医院, 儿童医院, 妇幼保健院) that, without a place or a proper name, name no hospital.
+_HOSP_QUANT = (r"当地|本地|附近|就近|外地|其他|其它|别的|大型|小型|大|小|正规|专业|公立|私立|民营|私人|个体|公办|三级甲等|"
+               r"二级甲等|三甲|二甲|[一二三]级|[一二三]甲|甲等|省级|市级|县级|区级|上级|基层|定点|指定|好|好的|大点|更好|较好|"
+               r"同一|这|那|哪|该|各|各大|各家|一些|这些|那些|几|几家|多家|一家|一所|这所|那所|哪所|哪个|这个|那个|什么|"
+               r"不同|相关|所有|任何|很多|许多|多所|两家|两所|知名|著名|有名|权威|综合性|大一点|正规大|同级")
+_HOSP_TYPE = (r"专科|综合|乡镇|乡|镇|村|社区|省|市|县|区|人民|中心|中西医结合|中西医|中医|西医|中|妇幼保健|妇幼|妇女儿童|"
+              r"妇产|妇婴|儿童|口腔|牙科|眼科|耳鼻喉|肿瘤|胸科|骨科|肛肠|男科|妇科|皮肤病|皮肤|整形|美容|康复|精神病|"
+              r"精神卫生|精神|传染病|结核病|不孕不育|宠物|动物|兽|教学|附属|大学附属|医科大学附属|医学院附属|大学|医学院|"
+              r"部队|军队|军区|总|第[一二三四五六七八九十]+|[一二三四五六七八九十]|互联网|网络|线上|网上|家|"
+              r"(?:皮肤|五官|耳鼻喉|内|外|妇|儿|眼|骨|牙|男|肛肠|神经|心血管|胸|脑|泌尿|专|美容|整形|心理|中医|康复|疼痛|"
+              r"体检|产|精神)科|[\u4e00-\u9fff]{1,3}(?:内科|外科)|[\u4e00-\u9fff]{1,3}(?:病|癌)")
+_GENERIC_HOSP = re.compile(r"(?:" + _HOSP_QUANT + "|" + _HOSP_TYPE + r")+")
+_GENERIC_HOSP_QUANT = re.compile(r"(?:" + _HOSP_QUANT + "|" + _HOSP_TYPE + r")*(?:" + _HOSP_QUANT + r")(?:"
+                                 + _HOSP_QUANT + "|" + _HOSP_TYPE + r")*")
+_PROVINCES = ("北京", "天津", "上海", "重庆", "河北", "山西", "辽宁", "吉林", "黑龙江", "江苏", "浙江", "安徽", "福建", "江西",
+              "山东", "河南", "湖北", "湖南", "广东", "海南", "四川", "贵州", "云南", "陕西", "甘肃", "青海", "台湾", "内蒙古",
+              "广西", "西藏", "宁夏", "新疆", "香港", "澳门")
+_PLACE_PREFIX = re.compile(r"(?:" + "|".join(sorted(set(_PROVINCES) | set(MAJOR_CITIES), key=len, reverse=True))
+                           + r")(?:省|市|地区)?|[\u4e00-\u9fff]{1,4}[省市]")
+
+
+def _generic_hospital(prefix: str) -> bool:
+    """No hospital is named: only generic words (三甲, 当地, 人民, 儿童 …), or a place followed by
+    words that speak of several hospitals or of their quality (南京多家医院, 北京的大医院)."""
+    if not prefix or _GENERIC_HOSP.fullmatch(prefix):
+        return True
+    m = _PLACE_PREFIX.match(prefix)
+    rest = prefix[m.end():] if m else ""
+    return bool(m and rest and _GENERIC_HOSP_QUANT.fullmatch(rest))
+
+
+_LEFT_STOP = re.compile(
+    r"这家|那家|哪家|一家|每家|几家|换家|推荐|建议|介绍|咨询|就诊|联系|选择|前往|来到|转到|转诊|转至|送到|送往|送至|"
+    r"住进|入住|考虑|打算|准备|通过|经过|位于|属于|包括|例如|比如|除了|同时|还有|以及|或者|而且|但是|因为|所以|如果|"
+    r"听说|知道|认为|觉得|发现|诊断|确诊|就医|看病|求医|治疗|手术|复诊|体检|预约|挂号|排队|名字|简称|称为|原名|之前|"
+    r"以前|后来|然后|当时|现在|目前|已经|曾经|最近|上次|这次|那次|上周|昨天|今天|去年|前年|刚才|医生|大夫|老家|我家|"
+    r"家里|住在|就在|家住|户籍|籍贯|现住|居住|我们|你们|他们|她们|咱们|一直|地址|根据|等待|查阅|确保|按照|告知|参考|"
+    r"确认|具体|比较|了解|询问|打听|寻找|找到|评估|提供|要求|需要|遵守|遵循|配合|信任|相信|去过|到过|离开|出院|回到|"
+    r"上(?!海|饶|虞|杭|蔡|高|栗|街)|下(?!关|城)|(?<![协仁中祥永太清呼])和(?!平|田|谐|睦|美)|都(?=[在去是到有说要会能看做查就也还没不])|回(?!民)|向(?!阳)|前(?!进)|从(?!化)|来(?!宾|凤)|"
+    r"[的了在去到于是与跟及或给被把对往转住找看做查就也还又再才已曾刚我你他她它您这那哪该每某各其说让请想要会能可以为因"
+    r"过后里次位间着得叫称即如像比除经离靠入有问按、]")
+
+_ADDR_SUFFIX = re.compile(r"特别行政区|自治区|自治州|自治县|自治旗|开发区|高新区|新区|街道办事处|街道办|街道|小区|社区|花园|"
+                          r"家园|新村|公寓|大厦|村委会|居委会|大街|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村|路|街|巷|苑")
+_PROV, _CITY, _DIST, _TOWN, _VILL, _COMP, _ROAD = range(7)
+_LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州": _CITY, "市": _CITY, "州": _CITY, "盟": _CITY,
+          "自治县": _DIST, "自治旗": _DIST, "开发区": _DIST, "高新区": _DIST, "新区": _DIST, "区": _DIST, "县": _DIST,
+          "旗": _DIST, "街道办事处": _TOWN, "街道办": _TOWN, "街道": _TOWN, "镇": _TOWN, "乡": _TOWN, "社区": _VILL,
+          "村委会": _VILL, "居委会": _VILL, "村": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
+          "公寓": _COMP, "大厦": _COMP, "苑": _COMP, "大街": _ROAD, "大道": _ROAD, "胡同": _ROAD, "路": _ROAD, "街": _ROAD,
+          "巷": _ROAD}
+_LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到)[:：\s]*$")
+_HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
+_ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编")
+_ZH_NUM = r"[一二三四五六七八九十百零〇]"
+_BUILDING_PART = r"(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座|单元|层|楼|室|号|户)"
+_HOUSE_NUMBER = re.compile(r"\s*(?:[东西南北中]段|" + _ZH_NUM + r"段)?\s*(?:\d+(?:-\d+)?|" + _ZH_NUM
+                           + r"+)\s*(?:号院|号|弄)(?:\s*" + _BUILDING_PART + r")*(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
+_BUILDING_AFTER = re.compile(r"(?:\s*" + _BUILDING_PART + r")+(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
+_VILLAGE_GROUP = re.compile(r"\s*(?:\d+|" + _ZH_NUM + r"+)\s*(?:组|队|号)")
+_BUILDING = re.compile(r"(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
+                       + r"+)\s*单元(?:\s*\d+\s*(?:室|号|户)?)?|(?:\d+|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢)\s*\d{3,4}\s*室?"
+                       r"|(?<!\d)\d{3,4}\s*室)")
+_COMPOUND_TAIL = tuple("园苑府城庭湾居阁轩邸里墅寓")
+_GENERIC_PLACE = frozenset({"我们", "你们", "他们", "咱们", "这个", "那个", "我家", "附近", "当地", "本", "整个", "同一",
+                            "老", "新", "一个", "农村", "城市", "城中", "居住", "所在", "所属", "在线", "网络", "病友",
+                            "患者", "老年", "周边", "这", "那", "城乡", "市", "县", "区", "镇", "乡", "村", "小", "大",
+                            "本地", "外地", "所在地", "家", "住的", "疫", "病", "山", "郊", "城", "市区", "牧", "灾"})
+
+_NAME_GATE = re.compile(r"我叫|我是|他是|她是|姓|名|患|病人|病患|家属|叫|签|联系人|就诊人|收件人|收货人|监护人|委托人|报告|"
+                        r"审核|检验|记录人|医生|大夫|医师|主任|教授|院长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|"
+                        r"奶奶|爷爷|同学|师傅|您好|你好|[,，(（]\s*[男女]")
+_STRONG_CUE = (r"患者姓名|病人姓名|姓名|名字叫|名字是|名字|名叫|我叫|本人叫|签名|签字|联系人|就诊人|收件人|收货人|监护人|委托人|"
+               r"报告人|审核人|审核者|审核医师|报告医师|检验者|检验人|操作者|记录人|主治医师|主治医生|经治医生|开单医生|"
+               r"申请医生|送检医生|(?:(?:报告|审核|复核|检验|记录|主治|经治|主管|接诊|开单|送检)(?:医生|医师|大夫|护士|药师|技师|人|者)?"
+               r")(?=\s*:)")  # a bare 医生：/患者： is a speaker label in transcripts, not a name cue
+_WEAK_CUE = r"我是|他是|她是|患者|病人|病患|家属|患儿|叫"
+_NAME_CUE = re.compile(r"(?:(?P<strong>" + _STRONG_CUE + r")|(?P<weak>" + _WEAK_CUE + r")|(?P<sur>姓(?!名)))"
+                       r"[:=\s]*(?:是|为|叫)?[:\s]*")
+_TITLE = re.compile(r"医生|大夫|医师|主任|教授|院长|护士长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅")
+_GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
+_AMBIGUOUS_PREV = frozenset("的找请问")
+_TITLE_PREV = frozenset("的是找请问给跟让叫被把对与及或位谢等像经向和由从了帮看挂约在听科院室")
+# a medical-record header: 张伟，男，45岁 / 张伟（女）
+_RECORD_HEADER = re.compile(r"(?:^|(?<=[\s,，。;；:：]))(?P<n>[\u4e00-\u9fff]{2,4})(?=\s*[,，、(（]\s*(?:男|女)(?:性)?\s*[,，、)）])")
+
+
+def generic_hospital_phrase(phrase: str) -> bool:
+    """Whether a phrase that ends like a hospital (医院, 诊所 …) names none: 当地医院, 三甲医院, 医院."""
+    t = normalize(phrase.strip())
+    last = None
+    for m in _HOSP_SUFFIX.finditer(t):
+        last = m
+    if last is None or last.end() != len(t):
+        return False
+    return _generic_hospital(t[:last.start()])
+
+
+def _left_boundary(t: str, end: int, lo: int) -> int:
+    """Start of the name that ends at ``end``: back over Chinese characters and digits (at most to
+    ``lo``), then cut after the last stop word (在, 去, 的, 推荐, …) in that stretch."""
+    j = end
+    while j > lo and (_cjk(t[j - 1]) or t[j - 1].isdigit()) and t[j - 1] not in "、，。":
+        j -= 1
+    start = j
+    for m in _LEFT_STOP.finditer(t, j, end):
+        start = m.end()
+    return start
+
+
+@dataclass
+class _Found:
+    start: int
+    end: int
+    category: str
+
+
+def _overlaps(found: list[_Found], s: int, e: int) -> bool:
+    return any(f.start < e and s < f.end for f in found)
+
+
+# ---------------------------------------------------------------------------------------------
+# detectors: each appends to ``out`` (offsets into the normalised text, identical to the original)
+
+def _anchored(t: str, out: list[_Found]) -> None:
+    for m in _ANCHORED.finditer(t):
+        kind = m.lastgroup if m.lastgroup != "val" else next(k for k in _ANCHOR_CATEGORY if m.group(k))
+        cat = _ANCHOR_CATEGORY[kind]
+        s, e = m.span("val")
+        val = m.group("val").rstrip(" -_/(")
+        e = s + len(val)
+        digits = sum(c.isdigit() for c in val)
+        if cat == "URL":
+            if not (digits >= 5 and val.isdigit() or (val[0].isalpha() and len(val) >= 6)):
+                continue
+        elif cat == "PHONE":
+            if not 7 <= digits <= 14:
+                continue
+            if x := _EXTENSION.match(t, e):
+                e = x.end()
+        elif cat == "ADDRESS":
+            if not (val.isdigit() and len(val) == 6):
+                continue
+        elif cat == "ID":
+            if digits < 6 or len(val) < 6:
+                continue
+        elif digits < 3 or len(val) < 4:
+            continue
+        out.append(_Found(s, e, cat))
+
+
+def _numbers(t: str, out: list[_Found]) -> None:
+    anchored = [f for f in out if f.category != "URL"]  # 微信13812345678 is a phone all the same
+    n0 = len(out)
+    for m in _RESIDENT_ID.finditer(t):
+        if not _overlaps(anchored, *m.span()) and valid_resident_id(m.group()):
+            out.append(_Found(*m.span(), "ID"))
+    for rx in (_MOBILE, _LANDLINE, _SERVICE):
+        for m in rx.finditer(t):
+            if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()):
+                out.append(_Found(*m.span(), "PHONE"))
+
+
+def _web(t: str, out: list[_Found]) -> None:
+    if "@" in t:
+        for m in _EMAIL.finditer(t):
+            out.append(_Found(*m.span(), "EMAIL"))
+    for rx in (_URL, _BARE_DOMAIN):
+        for m in rx.finditer(t):
+            s, e = m.span()
+            while e > s and t[e - 1] in ".,;:!?'":
+                e -= 1
+            if e > s and not _overlaps(out, s, e):
+                out.append(_Found(s, e, "URL"))
+
+
+def _dates(t: str, out: list[_Found], *, year_month: bool) -> None:
+    for m in _DATES.finditer(t):
+        s, e = m.span()
+        g = m.group()
+        if not year_month and not re.search(r"[日号初廿]|\d[-/.]\d+[-/.]\d", g):
+            continue
+        out.append(_Found(s, e, "DATE"))
+    for m in _DATE_ANCHORED.finditer(t):
+        if m.group("compact"):
+            c = m.group("compact")
+            if _valid_date(int(c[:4]), int(c[4:6]), int(c[6:])):
+                out.append(_Found(*m.span("compact"), "DATE"))
+        elif m.group("md"):
+            out.append(_Found(*m.span("md"), "DATE"))
+
+
+def _hospitals(t: str, out: list[_Found]) -> None:
+    for m in _HOSP_SUFFIX.finditer(t):
+        s, e = m.span()
+        start = _left_boundary(t, s, max(0, s - 20))
+        if any(_generic_hospital(t[k:s]) for k in range(max(0, start - 2), start + 1)):
+            continue  # 上级医院 is cut to 级医院 by the stop word 上: look a character or two further
+        out.append(_Found(start, e, "HOSPITAL"))
+    for m in _HOSP_ABBR.finditer(t):
+        out.append(_Found(*m.span(), "HOSPITAL"))
+
+
+@dataclass
+class _Unit:
+    """One place component (朝阳区, 建国路88号, 阳光小区3栋…) of a possible address."""
+
+    start: int
+    end: int
+    level: int
+    name: str
+    adjacent: bool          # touches the previous unit
+    strong: bool = False
+
+
+def _proper(name: str) -> bool:
+    return len(name) >= 2 and name not in _GENERIC_PLACE and not any(c in "的了是在" for c in name)
+
+
+def _addresses(t: str, out: list[_Found]) -> None:
+    units: list[_Unit] = []
+    prev_end = -1
+    for m in _ADDR_SUFFIX.finditer(t):
+        s, e = m.span()
+        if s < prev_end:
+            continue
+        level = _LEVEL[m.group()]
+        lo = max(prev_end, s - 8, 0)
+        j = s
+        while j > lo and _cjk(t[j - 1]):
+            j -= 1
+        adjacent = bool(units) and j == prev_end
+        if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
+            raw, j = j, _left_boundary(t, s, j)
+            if level in (_ROAD, _DIST):
+                k = max(raw, s - (1 if level == _ROAD else 2))
+                if k < j and not any(c in _HARD_STOP for c in t[k:j]):
+                    j = k
+        if j == s:  # no name of its own: 中关村 + 大街, 城市 + 花园
+            if units and units[-1].end == s:
+                units[-1].end, units[-1].level = e, level
+                units[-1].name = t[units[-1].start:s]
+                prev_end = _extend_unit(t, units[-1])
+            continue
+        u = _Unit(j, e, level, t[j:s], adjacent)
+        units.append(u)
+        prev_end = _extend_unit(t, u)
+    if units:
+        _mark_strong(t, units)
+        _emit_chains(units, out)
+    if _DIGIT.search(t):
+        for m in _BUILDING.finditer(t):
+            s, e = m.span()
+            if _overlaps(out, s, e):
+                continue
+            if s > 0 and t[s - 1] in _COMPOUND_TAIL:  # 碧桂园3栋2单元: take the compound's name too
+                j = _left_boundary(t, s, max(0, s - 8))
+                if s - j >= 2:
+                    s = j
+            out.append(_Found(s, e, "ADDRESS"))
+
+
+def _extend_unit(t: str, u: _Unit) -> int:
+    """Take the house number after a road, the building parts after a compound, the group after a
+    village; a unit that gets them is strong evidence of an address."""
+    if u.level == _ROAD:
+        m = _HOUSE_NUMBER.match(t, u.end)
+        if m and m.end() > u.end:
+            u.end, u.strong = m.end(), True
+    elif u.level == _COMP:
+        m = _BUILDING_AFTER.match(t, u.end)
+        if m and m.end() > u.end and re.search(r"栋|幢|单元|室|号楼|座|户", m.group()):
+            u.end, u.strong = m.end(), True
+    elif u.level == _VILL and u.name and t[u.end - 1] == "村":
+        m = _VILLAGE_GROUP.match(t, u.end)
+        if m:
+            u.end, u.strong = m.end(), True
+    return u.end
+
+
+def _mark_strong(t: str, units: list[_Unit]) -> None:
+    for i, u in enumerate(units):
+        suffix = t[u.start + len(u.name):u.end]
+        if u.strong:
+            continue
+        named = ((u.level == _COMP and suffix.startswith("小区"))
+                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会")))
+                 or (u.level == _TOWN and suffix.startswith("街道")))
+        if named and _proper(u.name):  # 翠湖社区: after 住在/家住/地址, or chained to another place
+            chained = (i > 0 and u.adjacent) or (i + 1 < len(units) and units[i + 1].adjacent)
+            u.strong = chained or _LOCATION_CUE.search(t, max(0, u.start - 4), u.start) is not None
+        elif u.level == _TOWN and i + 1 < len(units) and units[i + 1].adjacent and units[i + 1].level == _VILL:
+            u.strong = units[i + 1].strong = True                  # 李楼乡王庄村
+        elif u.level == _DIST and u.name and u.name not in _GENERIC_PLACE:
+            after_city = i > 0 and u.adjacent and units[i - 1].level in (_CITY, _PROV)
+            city = next((c for c in MAJOR_CITIES if u.name.startswith(c) and _proper(u.name[len(c):])), None)
+            if after_city and len(u.name) <= 6:
+                u.strong = True
+            elif city:
+                u.start += len(city)
+                u.name = u.name[len(city):]
+                u.strong = True
+
+
+def _emit_chains(units: list[_Unit], out: list[_Found]) -> None:
+    """Mask each chain of touching sub-city units that holds at least one strong unit."""
+    chains: list[list[_Unit]] = []
+    for u in units:
+        if chains and u.adjacent and chains[-1][-1].end == u.start:
+            chains[-1].append(u)
+        else:
+            chains.append([u])
+    for chain in chains:
+        if not any(u.strong for u in chain):
+            continue
+        # the masked stretch runs from the first sub-city unit after the last city-level unit
+        last_city = max((k for k, u in enumerate(chain) if u.level in (_PROV, _CITY)), default=-1)
+        keep = chain[last_city + 1:]
+        if not keep or not any(u.strong for u in keep):
+            continue
+        out.append(_Found(keep[0].start, keep[-1].end, "ADDRESS"))
+
+
+# --- names -----------------------------------------------------------------------------------
+
+def _surname_len(t: str, p: int) -> int:
+    if t[p:p + 2] in COMPOUND_SURNAMES:
+        return 2
+    return 1 if p < len(t) and t[p] in SURNAMES else 0
+
+
+def _common(cand: str) -> bool:
+    return cand in COMMON_WORDS or cand[:2] in COMMON_WORDS or cand[:3] in COMMON_WORDS or cand[:4] in COMMON_WORDS
+
+
+def _ends_name(t: str, q: int, strong: bool) -> bool:
+    if q >= len(t):
+        return True
+    c = t[q]
+    if not _cjk(c):
+        return True
+    if c in (STOP_CHARS if strong else STRONG_NEXT):
+        return True
+    return _TITLE.match(t, q) is not None
+
+
+def _name_at(t: str, p: int, *, strong: bool, nickname: bool = False) -> int | None:
+    """End of a person's name starting at ``p`` (surname + up to two given-name characters), or None."""
+    n = len(t)
+    if p >= n:
+        return None
+    if nickname and t[p] in "小老" and p + 1 < n and t[p + 1] in SURNAMES:
+        cand = t[p:p + 2]
+        if not _common(cand) and _ends_name(t, p + 2, strong):
+            return p + 2
+    sl = _surname_len(t, p)
+    if not sl:
+        return None
+    given = 0
+    while given < 2 and p + sl + given < n and _cjk(c := t[p + sl + given]) and c not in STOP_CHARS:
+        given += 1
+    for length in range(sl + given, sl, -1):  # the longest name that ends where a name can end
+        cand = t[p:p + length]
+        if _common(cand):
+            continue
+        if length == sl + 1 and t[p + sl] == t[p]:  # 常常, 明明: reduplicated words, not names
+            continue
+        if _ends_name(t, p + length, strong):
+            return p + length
+    return None
+
+
+def _title_boundary(t: str, k: int, cand: str, *, after: int) -> bool:
+    """Whether the name candidate ``cand`` at ``k`` (just before a title) starts a name: after
+    punctuation, a particle or a verb that takes a person (的, 找, 请, 转告, 您好 …), a department
+    (皮肤科王医生), or 小/老 (小王医生); never when the character before makes a word with it
+    (当时医生, 了解医生) or when a function word could be read as the surname (由专业医生, 向医生)."""
+    prev = t[k - 1] if k else ""
+    if prev + cand[0] in BEFORE_TITLE_WORDS or t[max(0, k - 2):k + 1] in COMMON_WORDS:
+        return False
+    if cand[0] in AMBIGUOUS_SURNAMES and cand[:2] not in COMPOUND_SURNAMES:
+        return prev in _AMBIGUOUS_PREV or t.startswith(("您好", "你好"), after)
+    if not prev or not _cjk(prev) or prev in _TITLE_PREV or t[max(0, k - 2):k] in PERSON_VERBS:
+        return True
+    return prev in "小老" and prev + cand not in COMMON_WORDS and (k < 2 or not _cjk(t[k - 2]) or t[k - 2] in STOP_CHARS)
+
+
+def _names(t: str, out: list[_Found]) -> None:
+    for m in _NAME_CUE.finditer(t):
+        p = m.end()
+        if m.group("sur"):
+            sl = _surname_len(t, p)
+            if sl and not _common(t[p:p + sl + 1]) and _ends_name(t, p + sl, True):
+                out.append(_Found(p, p + sl, "NAME"))
+            elif sl and (e := _name_at(t, p, strong=True)):
+                out.append(_Found(p, e, "NAME"))
+            continue
+        strong = m.group("strong") is not None
+        cue = m.group("strong") or m.group("weak")
+        nickname = cue in ("我是", "我叫", "叫", "名字叫", "名叫")
+        e = _name_at(t, p, strong=strong, nickname=nickname)
+        if e is not None and not strong and t[p] in AMBIGUOUS_SURNAMES and t[e:e + 1] not in ("", "的", "，", ","):
+            continue  # 患者都需要, 家属应该: a function word, not 祝丹丹的家属
+        if e is not None:
+            out.append(_Found(p, e, "NAME"))
+    for m in _TITLE.finditer(t):
+        s = m.start()
+        for length in (1, 2, 3, 4):
+            k = s - length
+            if k < 0:
+                break
+            cand = t[k:s]
+            if not all(_cjk(c) for c in cand):
+                break
+            sl = _surname_len(t, k)
+            if not sl or sl > length:
+                continue
+            if any(c in STOP_CHARS for c in cand[sl:]) or length - sl > 2 or _common(cand):
+                continue
+            if _title_boundary(t, k, cand, after=m.end()):
+                if not _overlaps(out, k, s):
+                    out.append(_Found(k, s, "NAME"))
+                break
+    for m in _RECORD_HEADER.finditer(t):
+        s, e = m.span("n")
+        if not _overlaps(out, s, e) and _name_at(t, s, strong=True) == e:
+            out.append(_Found(s, e, "NAME"))
+    for m in _GREETING.finditer(t):
+        s, e = m.span("n")
+        if _overlaps(out, s, e):
+            continue
+        end = _name_at(t, s, strong=True)
+        if end == e:
+            out.append(_Found(s, e, "NAME"))
+
+
+# ---------------------------------------------------------------------------------------------
+
+class RuleDetector:
+    """The rule pass; ``categories`` limits what it reports, ``year_month`` whether a year+month
+    without a day (2023年5月) counts as a date."""
+
+    name = DETECTOR
+
+    def __init__(self, categories: Collection[str] | None = None, *, year_month: bool = True,
+                 detector: str = DETECTOR):
+        cats = tuple(categories) if categories is not None else CATEGORIES
+        unknown = set(cats) - set(CATEGORIES)
+        if unknown:
+            raise ValueError(f"unknown categories {sorted(unknown)}; choose from {CATEGORIES}")
+        self.categories = frozenset(cats)
+        self.year_month = year_month
+        self.name = detector
+
+    def find(self, text: str) -> list[Span]:
+        """Merged, sorted spans of every identifier the rules find in ``text``."""
+        if not text:
+            return []
+        t = normalize(text)
+        want = self.categories
+        out: list[_Found] = []
+        has_digit = _DIGIT.search(t) is not None
+        has_alpha = _ALPHA.search(t) is not None
+        if has_digit or has_alpha:
+            _anchored(t, out)
+        if has_digit:
+            _numbers(t, out)
+        if has_alpha and ("@" in t or "." in t):
+            _web(t, out)
+        if "DATE" in want and (has_digit or "月" in t):
+            _dates(t, out, year_month=self.year_month)
+        if "HOSPITAL" in want and _HOSP_GATE.search(t):
+            _hospitals(t, out)
+        if "ADDRESS" in want and _ADDR_GATE.search(t):
+            _addresses(t, out)
+        if "NAME" in want and _NAME_GATE.search(t):
+            _names(t, out)
+        spans = [Span(f.start, f.end, f.category, self.name) for f in out
+                 if f.category in want and f.end > f.start]
+        return merge_spans(spans)
+
+    def detect(self, texts: Sequence[str]) -> list[list[Span]]:
+        """One list of spans per text, in order."""
+        result = [self.find(t) for t in texts]
+        if log.isEnabledFor(logging.DEBUG):
+            counts: dict[str, int] = {}
+            for spans in result:
+                for s in spans:
+                    counts[s.category] = counts.get(s.category, 0) + 1
+            log.debug("rules: %d texts, %d spans %s", len(texts), sum(counts.values()), dict(sorted(counts.items())))
+        return result
+
+
+_DEFAULT = RuleDetector()
+
+
+def find_identifiers(text: str) -> list[Span]:
+    """Every identifier the rules find in ``text``: merged, sorted, detector ``"rules"``."""
+    return _DEFAULT.find(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# clinical values: what must survive; the agent's answers are checked against it
+
+_CLINICAL = re.compile(
+    r"\d+(?:\.\d+)?\s*(?:周岁|岁半?|个月大?|月龄|天大|周大)"                                       # ages
+    r"|[\d一二三四五六七八九十两半几多]+\s*(?:个)?\s*(?:多)?(?:天|日|周|星期|礼拜|月|年|小时|分钟|秒)(?:左右|多|半)?"  # durations
+    r"|(?:今天|明天|后天|昨天|前天|大前天|今早|今晚|昨晚|明早|上周|下周|本周|这周|上个?月|下个?月|这个月|本月|今年|去年|"
+    r"明年|前年|刚才|最近|近期|上次|下次)[早中晚上下午夜]*"                                        # relative time
+    r"|(?:每[日天晚周次]|一[日天次]|每隔\d+小时)?\s*[\d一二三四五六七八九十两半]+(?:\.\d+)?\s*(?:次|片|粒|支|袋|mg|g|ml|mL|μg|ug|"
+    r"IU|U|毫克|克|毫升|单位)(?:/(?:次|日|天|kg|d))?"                                               # doses
+    r"|[A-Za-z\u4e00-\u9fff]{0,8}\s*[:：]?\s*\d+(?:\.\d+)?(?:/\d+)?\s*(?:[×xX*]\s*10\^?\d+\s*)?/?(?:mmol/L|μmol/L|umol/L|"
+    r"mg/dL|g/L|mg/L|U/L|IU/L|mIU/L|pmol/L|ng/mL|pg/mL|/L|%|mmHg|cm|kg|℃|°C|次/分|bpm)"           # labs, vitals
+)
+
+
+def looks_clinical(s: str) -> bool:
+    """Whether ``s`` is a clinical value that must stay (an age, a duration, a dose, a lab value…)."""
+    s = normalize(s.strip())
+    return bool(s) and _CLINICAL.fullmatch(s) is not None
