@@ -136,8 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     if command == "deid-train-qr":      # its own key=value parser (no Hydra app: it has no run config)
         from medrealmm.deid.train_qr import main as train_qr
 
-        train_qr(argv[1:])
-        return
+        sys.exit(train_qr(argv[1:]))
     if command not in COMMANDS:
         print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         sys.exit(2)

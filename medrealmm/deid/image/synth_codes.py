@@ -80,7 +80,8 @@ def code128_modules(data: str) -> np.ndarray:
 
 _EAN_L = ("0001101", "0011001", "0010011", "0111101", "0100011", "0110001", "0101111", "0111011", "0110111",
           "0001011")
-_EAN_PARITY = ("LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "GLLLGG", "GLGLGL", "GGLLLG")
+_EAN_PARITY = ("LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "GLLLGG", "GLGLGL",
+               "GGLLLG")
 
 
 def ean13_check_digit(digits12: str) -> str:
@@ -119,9 +120,9 @@ class SynthConfig:
     p_negative: float = 0.15                    # pages without any code
     max_codes: int = 3
     p_barcode: float = 0.4                      # per code: 1-D barcode instead of QR
-    p_closeup: float = 0.3                      # one large code filling much of the frame (a phone photo of it)
+    p_closeup: float = 0.3                      # one large code filling much of the frame
     code_frac: tuple[float, float] = (0.12, 0.45)  # code side / page short side, normal pages
-    closeup_frac: tuple[float, float] = (0.45, 0.75)
+    closeup_frac: tuple[float, float] = (0.55, 0.95)  # phone photos of a code: it fills most of the frame
     p_rotate: float = 0.6                       # per code: in-plane rotation
     max_rotation: float = 180.0                 # degrees
     p_perspective: float = 0.5                  # per code: corner jitter
@@ -134,7 +135,7 @@ class SynthConfig:
     p_blur: float = 0.35
     p_noise: float = 0.4
     p_light: float = 0.6                        # brightness/contrast and a lighting gradient
-    p_binarize: float = 0.12                    # thresholded scans/photos
+    p_binarize: float = 0.15                    # thresholded scans/photos
     p_jpeg: float = 0.6
     jpeg_quality: tuple[int, int] = (25, 90)
 
@@ -153,11 +154,14 @@ class SynthObject:
     cls: int
     symbology: str                    # "qr", "code128", "ean13"
     payload: str
+    modules: int                      # modules across the symbol (QR side, barcode length)
+    module_px: int                    # pixels per module before warping
     corners: tuple[tuple[float, float], ...]
     box: tuple[float, float, float, float]
 
     def to_json(self) -> dict[str, Any]:
-        return {"cls": self.cls, "name": CLASS_NAMES[self.cls], "symbology": self.symbology, "payload": self.payload,
+        return {"cls": self.cls, "name": CLASS_NAMES[self.cls], "symbology": self.symbology,
+                "payload": self.payload, "modules": self.modules, "module_px": self.module_px,
                 "corners": [[round(x, 2), round(y, 2)] for x, y in self.corners],
                 "box": [round(v, 2) for v in self.box]}
 
@@ -266,24 +270,30 @@ def _draw_text_and_tables(rng: np.random.Generator, img: np.ndarray, cfg: SynthC
 
 
 def _draw_distractor(rng: np.random.Generator, img: np.ndarray) -> None:
-    """Code-like clutter that is not a code: a random dot grid without finder patterns, or stripes."""
-    h, w = img.shape[:2]
-    side = int(rng.uniform(0.06, 0.2) * min(h, w))
-    if side < 8:
-        return
-    y, x = int(rng.integers(0, h - side)), int(rng.integers(0, w - side))
-    ink = float(rng.uniform(0, 80))
-    if rng.random() < 0.5:
-        n = int(rng.integers(5, 15))
-        grid = rng.random((n, n)) < 0.35
-        import cv2
+    """Clutter that real reports carry and that is not a code: a red seal, a scribbled signature, a
+    solid logo block. (Code-like clutter such as stripes or dot grids would teach the model to skip
+    real codes, and a missed code is worse than an extra black box.)"""
+    import cv2
 
-        patch = cv2.resize(grid.astype(np.uint8), (side, side), interpolation=cv2.INTER_NEAREST).astype(bool)
-    else:
-        period = int(rng.integers(3, 9))
-        patch = np.zeros((side // 2, side), bool)
-        patch[:, (np.arange(side) % period) < period // 2] = True
-    img[y:y + patch.shape[0], x:x + patch.shape[1]][patch] = ink
+    h, w = img.shape[:2]
+    side = int(rng.uniform(0.08, 0.25) * min(h, w))
+    if side < 10:
+        return
+    cx, cy = int(rng.integers(side // 2, w - side // 2)), int(rng.integers(side // 2, h - side // 2))
+    kind = rng.random()
+    if kind < 0.4:  # seal
+        color = (float(rng.uniform(170, 240)), float(rng.uniform(0, 60)), float(rng.uniform(0, 60)))
+        cv2.circle(img, (cx, cy), side // 2, color, max(1, side // 25))
+        cv2.drawMarker(img, (cx, cy), color, cv2.MARKER_STAR, side // 3, max(1, side // 30))
+    elif kind < 0.75:  # signature
+        t = np.linspace(0, 1, 60)
+        xs = cx - side // 2 + t * side
+        ys = cy + np.cumsum(rng.normal(0, side / 40, t.size)) + np.sin(t * rng.uniform(6, 20)) * side / 8
+        pts = np.stack([xs, ys], 1).astype(np.int32)
+        cv2.polylines(img, [pts], False, tuple(float(v) for v in rng.uniform(0, 80, 3)), max(1, side // 40))
+    else:  # logo block
+        color = tuple(float(v) for v in rng.uniform(0, 200, 3))
+        cv2.rectangle(img, (cx - side // 3, cy - side // 4), (cx + side // 3, cy + side // 4), color, -1)
 
 
 def _qr_symbol(rng: np.random.Generator) -> tuple[np.ndarray, str]:
@@ -298,11 +308,15 @@ def _qr_symbol(rng: np.random.Generator) -> tuple[np.ndarray, str]:
     elif kind < 0.6:
         payload = "".join(rng.choice(list(string.digits), int(rng.integers(6, 30))))
     elif kind < 0.8:
-        payload = "".join(rng.choice(list(string.ascii_uppercase + string.digits + "-:;"), int(rng.integers(4, 60))))
+        alphabet = list(string.ascii_uppercase + string.digits + "-:;")
+        payload = "".join(rng.choice(alphabet, int(rng.integers(4, 60))))
     else:
         payload = "".join(rng.choice(list(_TEXT_CJK), int(rng.integers(2, 16))))
     error = str(rng.choice(["L", "M", "Q", "H"]))
-    qr = segno.make_qr(payload, error=error, boost_error=False)
+    if payload.isascii():
+        qr = segno.make_qr(payload, error=error, boost_error=False)
+    else:  # UTF-8 bytes, as Chinese QR codes carry them (segno would pick Shift-JIS kanji mode)
+        qr = segno.make_qr(payload, error=error, boost_error=False, mode="byte", encoding="utf-8")
     return np.array([list(row) for row in qr.matrix], dtype=np.uint8), payload
 
 
@@ -311,7 +325,8 @@ def _barcode_symbol(rng: np.random.Generator) -> tuple[np.ndarray, str, str]:
         if rng.random() < 0.5:
             payload = "".join(rng.choice(list(string.digits), 2 * int(rng.integers(3, 9))))
         else:
-            payload = "".join(rng.choice(list(string.ascii_uppercase + string.digits), int(rng.integers(4, 16))))
+            alphabet = list(string.ascii_uppercase + string.digits)
+            payload = "".join(rng.choice(alphabet, int(rng.integers(4, 16))))
         return code128_modules(payload), payload, "code128"
     digits = "".join(rng.choice(list(string.digits), 12))
     digits += ean13_check_digit(digits)
@@ -319,9 +334,9 @@ def _barcode_symbol(rng: np.random.Generator) -> tuple[np.ndarray, str, str]:
 
 
 def _render_code(rng: np.random.Generator, closeup: bool, want_barcode: bool, target: float
-                 ) -> tuple[np.ndarray, np.ndarray, int, str, str]:
-    """The code as a gray image with quiet zone at about ``target`` pixels wide, the symbol's corners
-    in it (TL, TR, BR, BL), class id, symbology and payload."""
+                 ) -> tuple[np.ndarray, np.ndarray, int, str, str, int, int]:
+    """The code as a darkness image (1 = ink) with quiet zone, about ``target`` pixels wide; the
+    symbol's corners in it (TL, TR, BR, BL); class id, symbology, payload, modules, pixels per module."""
     if want_barcode:
         mods, payload, symb = _barcode_symbol(rng)
         n = len(mods)
@@ -340,13 +355,13 @@ def _render_code(rng: np.random.Generator, closeup: bool, want_barcode: bool, ta
         symb = "qr"
         n = mat.shape[0]
         m = max(1, int(round(target / n)))
-        quiet = int(rng.integers(1, 3)) if closeup else int(rng.integers(2, 5))
+        quiet = int(rng.integers(0, 3)) if closeup else int(rng.integers(2, 5))
         dark = np.pad(np.kron(mat, np.ones((m, m), np.uint8)), quiet * m)
         x0 = y0 = quiet * m
         x1 = y1 = x0 + n * m
         cls = QR
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    return dark, corners, cls, symb, payload
+    return dark, corners, cls, symb, payload, n, m
 
 
 def _place_code(rng: np.random.Generator, img: np.ndarray, placed: list[np.ndarray], cfg: SynthConfig,
@@ -359,20 +374,21 @@ def _place_code(rng: np.random.Generator, img: np.ndarray, placed: list[np.ndarr
     frac = cfg.closeup_frac if closeup else cfg.code_frac
     want_barcode = (not closeup or rng.random() < 0.3) and rng.random() < cfg.p_barcode
     side = rng.uniform(*frac) * short * (1.6 if want_barcode else 1.0)
-    dark, sym_corners, cls, symb, payload = _render_code(rng, closeup, want_barcode, side)
+    dark, sym_corners, cls, symb, payload, n_mod, m_px = _render_code(rng, closeup, want_barcode, side)
     sh, sw = dark.shape
     ink = rng.uniform(0, 60, 3) if rng.random() < 0.8 else rng.uniform(0, 90) * np.ones(3)
     src = np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
-    for _ in range(8):
+    for _ in range(12):
         scale = side / max(sym_corners[1, 0] - sym_corners[0, 0], 1)
-        theta = np.deg2rad(rng.uniform(-cfg.max_rotation, cfg.max_rotation)) if rng.random() < cfg.p_rotate else 0.0
+        rotate = rng.random() < cfg.p_rotate
+        theta = np.deg2rad(rng.uniform(-cfg.max_rotation, cfg.max_rotation)) if rotate else 0.0
         rot = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]], np.float32)
         dst = ((src - [sw / 2, sh / 2]) * scale) @ rot.T
         if rng.random() < cfg.p_perspective:
             dst = dst + rng.uniform(-1, 1, (4, 2)).astype(np.float32) * cfg.perspective * side
         lo, hi = dst.min(0), dst.max(0)
         if (hi - lo)[0] >= w or (hi - lo)[1] >= h:
-            side *= 0.8
+            side *= 0.9
             continue
         off = np.array([rng.uniform(-lo[0], w - hi[0]), rng.uniform(-lo[1], h - hi[1])], np.float32)
         dst = (dst + off).astype(np.float32)
@@ -388,13 +404,15 @@ def _place_code(rng: np.random.Generator, img: np.ndarray, placed: list[np.ndarr
         img[:] = img * (1 - cover[..., None]) + code_rgb * cover[..., None]
         corners = cv2.perspectiveTransform(sym_corners[None], H)[0]
         placed.append(bb)
-        return _object(cls, symb, payload, corners)
+        return _object(cls, symb, payload, n_mod, m_px, corners)
     return None
 
 
-def _object(cls: int, symb: str, payload: str, corners: np.ndarray) -> SynthObject:
+def _object(cls: int, symb: str, payload: str, modules: int, module_px: int, corners: np.ndarray
+            ) -> SynthObject:
     lo, hi = corners.min(0), corners.max(0)
-    return SynthObject(cls, symb, payload, tuple((float(x), float(y)) for x, y in corners),
+    return SynthObject(cls, symb, payload, modules, module_px,
+                       tuple((float(x), float(y)) for x, y in corners),
                        (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
 
 
@@ -411,10 +429,11 @@ def _page_warp(rng: np.random.Generator, img: np.ndarray, objects: list[SynthObj
         dst = (src + jitter * np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]])).astype(np.float32)
         H = cv2.getPerspectiveTransform(src, dst)
         moved = [cv2.perspectiveTransform(np.array([o.corners], np.float32), H)[0] for o in objects]
-        if all(c[:, 0].min() >= 0 and c[:, 1].min() >= 0 and c[:, 0].max() <= w and c[:, 1].max() <= h for c in moved):
+        if all(c.min() >= 0 and c[:, 0].max() <= w and c[:, 1].max() <= h for c in moved):
             out = cv2.warpPerspective(img, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                       borderValue=tuple(float(v) for v in surface))
-            return out, [_object(o.cls, o.symbology, o.payload, c) for o, c in zip(objects, moved)]
+            return out, [_object(o.cls, o.symbology, o.payload, o.modules, o.module_px, c)
+                         for o, c in zip(objects, moved)]
     return img, objects
 
 
@@ -463,7 +482,9 @@ def render_sample(rng: np.random.Generator, cfg: SynthConfig | None = None) -> S
     if rng.random() < cfg.p_page_warp:
         img, objects = _page_warp(rng, img, objects, cfg)
     out = _photometric(rng, img, cfg)
-    quality = int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1)) if rng.random() < cfg.p_jpeg else None
+    quality = None
+    if rng.random() < cfg.p_jpeg:
+        quality = int(rng.integers(cfg.jpeg_quality[0], cfg.jpeg_quality[1] + 1))
     return SynthSample(out, objects, quality)
 
 
@@ -480,7 +501,8 @@ def yolo_label_lines(objects: Sequence[SynthObject], width: int, height: int) ->
     return lines
 
 
-def write_split(out_dir: str | Path, split: str, n: int, *, seed: int = 0, cfg: SynthConfig | None = None) -> Path:
+def write_split(out_dir: str | Path, split: str, n: int, *, seed: int = 0, cfg: SynthConfig | None = None
+                ) -> Path:
     """Write ``n`` pages of one split under ``images/<split>`` and ``labels/<split>``, plus
     ``annotations_<split>.jsonl`` (payloads and corners, for checks). Returns the images folder."""
     import cv2
@@ -522,7 +544,8 @@ def generate_dataset(out_dir: str | Path, n_train: int, n_val: int, *, seed: int
     write_split(out, "val", n_val, seed=seed, cfg=val_cfg or cfg)
     names = "\n".join(f"  {i}: {n}" for i, n in enumerate(CLASS_NAMES))
     data_yaml = out / "data.yaml"
-    data_yaml.write_text(f"path: {json.dumps(str(out))}\ntrain: images/train\nval: images/val\nnames:\n{names}\n")
+    data_yaml.write_text(f"path: {json.dumps(str(out))}\ntrain: images/train\nval: images/val\n"
+                         f"names:\n{names}\n")
     return data_yaml
 
 
