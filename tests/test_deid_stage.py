@@ -189,3 +189,28 @@ def test_missing_face_model_is_a_clear_error(tmp_path: Path) -> None:
     (src / "cases.jsonl").write_text('{"id": "a", "turns": [{"role": "patient", "text": "x"}]}\n')
     r = cli(["deid", f"deid.input={src}", f"deid.out_dir={tmp_path / 'out'}"], cwd=tmp_path, check=False)
     assert r.returncode == 2 and "deid.image.detectors.face.model" in r.stderr
+
+
+@pytest.mark.engine
+def test_agent_pass_runs_on_a_real_engine_and_never_logs_identifiers(tmp_path: Path, tiny_cache: Path) -> None:
+    """The LLM pass on the tiny random text model (vLLM CPU): its answers are junk (JSON through
+    structured outputs, naming nothing in the text), so the agent adds nothing; every text records the
+    agent's status in the audit, the rules' masking is kept, and nothing identifying is logged."""
+    src = tmp_path / "in"
+    src.mkdir()
+    rubric = [{"id": "c1", "text": "建议复查", "weight": 5}]
+    rows = [{"id": f"a{i}", "department": "内科", "turns": [{"role": "patient", "text": f"我叫{NAME}，电话{PHONE}。"}],
+             "y_orig": "您好", "rubric": rubric} for i in range(3)]
+    (src / "cases.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out"
+    r = cli(["deid", "preset=smoke", "model=tiny_text", f"paths.cache={tiny_cache}", f"deid.input={src}",
+             f"deid.out_dir={out}", "deid.text.agent=true", "deid.image.detectors.face.enabled=false"], cwd=tmp_path)
+    for secret in (NAME, PHONE):
+        assert secret not in r.stdout + r.stderr and secret not in all_output_text(out)
+    audit = [json.loads(line) for line in (out / "audit.jsonl").read_text().splitlines()]
+    assert len(audit) == 3
+    texts = [t for a in audit for t in a["texts"]]
+    assert texts and all(t.get("agent") in ("ok", "unparseable") or str(t.get("agent")).startswith("engine_error")
+                         for t in texts)
+    cases = [json.loads(line) for line in (out / "cases.jsonl").read_text().splitlines()]
+    assert all("[NAME]" in c["turns"][0]["text"] and "[PHONE]" in c["turns"][0]["text"] for c in cases)

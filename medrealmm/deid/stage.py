@@ -52,26 +52,15 @@ class TextMasker:
         self.rules, self.agent = rules, agent
 
     def spans(self, texts: Sequence[str]) -> tuple[list[list[Span]], list[str | None]]:
-        """Spans per text and, per text, an agent failure (None when the agent answered or is off)."""
+        """Spans per text and, per text, the agent's failure code (None when it answered or is off)."""
         found = [list(s) for s in self.rules.detect(texts)]
         failures: list[str | None] = [None] * len(texts)
         if self.agent is not None and texts:
-            result = self.agent.detect(texts)
-            spans, statuses = _agent_output(result, len(texts))
-            for i, extra in enumerate(spans):
+            result = self.agent.detect(texts)       # AgentSpans: spans per text + .failures
+            for i, extra in enumerate(result):
                 found[i].extend(extra)
-            failures = statuses
+            failures = list(result.failures)
         return [merge_spans(s) for s in found], failures
-
-
-def _agent_output(result: Any, n: int) -> tuple[list[list[Span]], list[str | None]]:
-    """Accept the agent's result as spans per text, or as (spans, statuses)."""
-    if isinstance(result, tuple) and len(result) == 2:
-        spans, statuses = result
-        return [list(s) for s in spans], [None if s in (None, "ok") else str(s) for s in statuses]
-    if hasattr(result, "spans") and hasattr(result, "failures"):
-        return [list(s) for s in result.spans], list(result.failures)
-    return [list(s) for s in result], [None] * n
 
 
 # --- the stage ---------------------------------------------------------------------------------------
@@ -129,7 +118,7 @@ class DeidStage:
                 current = _get(r.raw, path)
                 r.set_text(path, apply_placeholders(current, s))
                 audit["texts"].append({"field": path, "spans": [x.audit() for x in s],
-                                       **({"agent": "failed"} if fail else {})})
+                                       **({"agent": fail or "ok"} if self.text.agent is not None else {})})
                 out.counts.update(x.category for x in s)
             for slot, res in images:
                 rel = Path("images") / _safe(r.id) / f"{slot.turn}-{slot.index}{_suffix(res)}"
@@ -182,8 +171,7 @@ class DeidStage:
                     if conf.strict:
                         raise err
                     log.warning("skipping bad record: %s", err)
-                    errors.append(json.dumps({"case_id": err.case_id, "field": err.field, "file": err.file,
-                                              "error": str(err)}, ensure_ascii=False))
+                    errors.append(json.dumps(load_error(err), ensure_ascii=False))
                     continue
                 chunk.append((rec, slots))
                 bar.update()
@@ -260,5 +248,5 @@ def _image_audit(res: Any) -> dict[str, Any]:
             "orientation": getattr(res, "orientation", None)}
 
 
-def load_errors(e: CaseError) -> dict[str, Any]:
+def load_error(e: CaseError) -> dict[str, Any]:
     return {"case_id": e.case_id, "field": e.field, "file": e.file, "error": str(e)}
