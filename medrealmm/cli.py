@@ -140,7 +140,12 @@ def main(argv: list[str] | None = None) -> None:
     if command not in COMMANDS:
         print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         sys.exit(2)
-    sys.argv = [f"medrealmm {command}", *argv[1:]]
+    rest = argv[1:]
+    if command not in ("run", "generate", "judge", "score", "merge") and not any(
+            a.startswith("hydra.run.dir=") for a in rest):
+        # Hydra's own log folder: beside the outputs of the command, not inside a model's run folder
+        rest.append(f"hydra.run.dir=${{paths.outputs}}/logs/{command}/${{now:%Y%m%d-%H%M%S}}")
+    sys.argv = [f"medrealmm {command}", *rest]
     hydra_app(command)()
 
 
