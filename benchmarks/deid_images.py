@@ -39,26 +39,9 @@ def _shared(arg: str | None) -> Path:
 
 
 def _qr_counts(img: np.ndarray) -> tuple[int, int]:
-    """(decoded, detected) QR codes with OpenCV's ArUco detector at 1x and 2x (the best of the two)."""
-    import cv2
+    from medrealmm.deid.image.opencv_detectors import qr_decodes
 
-    det = cv2.QRCodeDetectorAruco()
-    grey = cv2.cvtColor(img, cv2.COLOR_RGB2GRAY)
-    decoded = detected = 0
-    for s in (1.0, 2.0):
-        g = grey if s == 1.0 else cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
-        ok, texts, pts, _ = det.detectAndDecodeMulti(g)
-        if ok and pts is not None:
-            detected = max(detected, len(pts))
-            decoded = max(decoded, sum(1 for t in texts if t))
-    wechat = getattr(cv2, "wechat_qrcode_WeChatQRCode", None)
-    if wechat is not None and _WECHAT_DIR is not None:
-        w = wechat(*(str(_WECHAT_DIR / f) for f in ("detect.prototxt", "detect.caffemodel", "sr.prototxt",
-                                                     "sr.caffemodel")))
-        texts, pts = w.detectAndDecode(np.ascontiguousarray(img[:, :, ::-1]))
-        decoded = max(decoded, sum(1 for t in texts if t))
-        detected = max(detected, len(pts))
-    return decoded, detected
+    return qr_decodes(img, wechat_dir=_WECHAT_DIR)
 
 
 _WECHAT_DIR: Path | None = None

@@ -391,17 +391,9 @@ def test_yunet_no_face_on_reports_but_a_real_face_in_any_rotation(yunet, reports
 
 def _qr_state(img: np.ndarray) -> tuple[int, int]:
     """(decoded, detected) by OpenCV's ArUco QR detector at 1x and 2x."""
-    import cv2
+    from medrealmm.deid.image.opencv_detectors import qr_decodes
 
-    det = cv2.QRCodeDetectorAruco()
-    dec = found = 0
-    for s in (1.0, 2.0):
-        im = img if s == 1 else cv2.resize(img, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
-        ok, texts, pts, _ = det.detectAndDecodeMulti(im)
-        if ok and pts is not None:
-            found = max(found, len(pts))
-            dec = max(dec, sum(1 for t in texts if t))
-    return dec, found
+    return qr_decodes(img)
 
 
 def test_qr_boxes_on_every_real_qr_photo_and_nothing_readable_after(shared, caplog):

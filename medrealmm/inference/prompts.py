@@ -115,16 +115,19 @@ def patient_line(case: Case) -> str:
     return "患者信息：" + "，".join(parts)
 
 
+def image_part(im: ImageRef, mode: Mode, marker: str, image_url: ImageUrl) -> dict[str, Any]:
+    """The image itself (multimodal) or the text marker that stands for it (the text-only ablation)."""
+    if mode == "multimodal":
+        return {"type": "image_url", "image_url": {"url": image_url(im)}}
+    return {"type": "text", "text": marker}
+
+
 def content_parts(text: str, images: tuple[ImageRef, ...], mode: Mode, marker: str,
                   image_url: ImageUrl) -> list[dict[str, Any]]:
     parts: list[dict[str, Any]] = []
     if text.strip():
         parts.append({"type": "text", "text": text})
-    for im in images:
-        if mode == "multimodal":
-            parts.append({"type": "image_url", "image_url": {"url": image_url(im)}})
-        else:
-            parts.append({"type": "text", "text": marker})
+    parts += [image_part(im, mode, marker, image_url) for im in images]
     return parts
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from medrealmm.inference.prompts import (DEFAULT_IMAGE_MARKER, HEALTHBENCH_IMAGE_MARKER, ImageUrl,
+from medrealmm.inference.prompts import (DEFAULT_IMAGE_MARKER, HEALTHBENCH_IMAGE_MARKER, ImageUrl, image_part,
                                         PromptStyle, merge_text_parts, resolve_prompt_style, transcript)
 from medrealmm.schema import Case, Criterion, ImageRef
 
@@ -97,11 +97,7 @@ def healthbench_conversation(case: Case, reply: str, mode: str, marker: str,
     for i, (role, text, images) in enumerate(blocks):
         sep = "" if i == 0 else "\n\n"
         parts.append({"type": "text", "text": f"{sep}{role}: {text}"})
-        for im in images:
-            if mode == "multimodal":
-                parts.append({"type": "image_url", "image_url": {"url": image_url(im)}})
-            else:
-                parts.append({"type": "text", "text": marker})
+        parts += [image_part(im, mode, marker, image_url) for im in images]
     return parts
 
 

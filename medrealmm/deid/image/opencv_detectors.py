@@ -274,3 +274,28 @@ def _build_codes(cfg: Mapping[str, Any]) -> OpenCVCodeDetector:
         grow=float(cfg.get("grow", 0.06)), barcode_grow=float(cfg.get("barcode_grow", 0.2)),
         wechat_model_dir=cfg.get("wechat_model_dir"),
         name=str(cfg.get("name", "qr_opencv")))
+
+
+def qr_decodes(image: np.ndarray, *, wechat_dir: Path | None = None) -> tuple[int, int]:
+    """(decoded, detected) QR codes in an RGB or grey image: OpenCV's ArUco QR detector at 1x and 2x
+    (the best of the two), plus the WeChat detector when its model folder is given and OpenCV has it.
+    The privacy check after masking: a masked code must neither decode nor be found."""
+    import cv2
+
+    det = cv2.QRCodeDetectorAruco()
+    grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY) if image.ndim == 3 else image
+    decoded = detected = 0
+    for s in (1.0, 2.0):
+        g = grey if s == 1.0 else cv2.resize(grey, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
+        ok, texts, pts, _ = det.detectAndDecodeMulti(g)
+        if ok and pts is not None:
+            detected = max(detected, len(pts))
+            decoded = max(decoded, sum(1 for t in texts if t))
+    wechat = getattr(cv2, "wechat_qrcode_WeChatQRCode", None)
+    if wechat is not None and wechat_dir is not None and image.ndim == 3:
+        w = wechat(*(str(Path(wechat_dir) / f) for f in ("detect.prototxt", "detect.caffemodel", "sr.prototxt",
+                                                         "sr.caffemodel")))
+        texts, pts = w.detectAndDecode(np.ascontiguousarray(image[:, :, ::-1]))
+        decoded = max(decoded, sum(1 for t in texts if t))
+        detected = max(detected, len(pts))
+    return decoded, detected
