@@ -26,6 +26,8 @@ commands:
              images without metadata, case removal, audit trail -> outputs/deid/<data>/
   deid-review  review sheets for a de-identified batch; with deid.review.decisions=d.csv, apply them
   deid-train-qr  train a YOLO QR/barcode detector on synthetic codes (key=value options, see --help)
+  corpus     the Phase-1 funnel over raw consultation logs (corpus.input=..., corpus.format=jsonl|cmtmedqa):
+             image availability, dialogue quality, department balance; counts and a reason for every drop
 
 examples:
   medrealmm run                                   # default small VLM as model and judge
@@ -39,7 +41,7 @@ Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, 
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
             "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
-            "deid": (), "deid-review": ()}
+            "deid": (), "deid-review": (), "corpus": ()}
 log = logging.getLogger("medrealmm")
 
 
@@ -77,6 +79,15 @@ def execute(command: str, cfg_node) -> None:
             except (ValueError, FileNotFoundError) as e:   # bad config, labels file or mapping: say which
                 log.debug("report failed", exc_info=True)
                 raise RunFailed(f"report: {e}") from e
+            return
+        if command == "corpus":
+            from medrealmm.corpus.funnel import run_corpus
+
+            try:
+                run_corpus(cfg)
+            except (ValueError, FileNotFoundError) as e:
+                log.debug("corpus failed", exc_info=True)
+                raise RunFailed(f"corpus: {e}") from e
             return
         if command in ("deid", "deid-review"):
             from medrealmm.deid.build import run_deid, run_review

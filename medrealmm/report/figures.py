@@ -644,3 +644,10 @@ def png_data_uri(png: bytes) -> str:
     if not png.startswith(_PNG_MAGIC):
         raise ValueError("png_data_uri: the bytes are not a PNG image")
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+# Public names for other figure modules (the corpus funnel) that draw in the same style.
+figure_style = _style
+new_figure = _figure
+render_png = _render
+label_inches = _label_inches
