@@ -28,6 +28,8 @@ commands:
   deid-train-qr  train a YOLO QR/barcode detector on synthetic codes (key=value options, see --help)
   corpus     the Phase-1 funnel over raw consultation logs (corpus.input=..., corpus.format=jsonl|cmtmedqa):
              image availability, dialogue quality, department balance; counts and a reason for every drop
+  mccp       challenge points from the funnel's consultations (mccp.input=...): agents A and M with the
+             model/backend groups, t* selection, instances with y_orig, intent/stage labels, validation sheet
 
 examples:
   medrealmm run                                   # default small VLM as model and judge
@@ -41,7 +43,7 @@ Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, 
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
             "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
-            "deid": (), "deid-review": (), "corpus": ()}
+            "deid": (), "deid-review": (), "corpus": (), "mccp": ()}
 log = logging.getLogger("medrealmm")
 
 
@@ -80,14 +82,15 @@ def execute(command: str, cfg_node) -> None:
                 log.debug("report failed", exc_info=True)
                 raise RunFailed(f"report: {e}") from e
             return
-        if command == "corpus":
+        if command in ("corpus", "mccp"):
             from medrealmm.corpus.funnel import run_corpus
+            from medrealmm.mccp import run_mccp
 
             try:
-                run_corpus(cfg)
+                run_corpus(cfg) if command == "corpus" else run_mccp(cfg)
             except (ValueError, FileNotFoundError) as e:
-                log.debug("corpus failed", exc_info=True)
-                raise RunFailed(f"corpus: {e}") from e
+                log.debug("%s failed", command, exc_info=True)
+                raise RunFailed(f"{command}: {e}") from e
             return
         if command in ("deid", "deid-review"):
             from medrealmm.deid.build import run_deid, run_review

@@ -479,6 +479,35 @@ def write_funnel(result: FunnelResult, out_dir: str | Path) -> Path:
     return out
 
 
+def copy_images(kept: Sequence[Consultation], root: Path, out: Path) -> int:
+    """Copy the images of the kept consultations next to ``consultations.jsonl`` (same relative paths),
+    so the output folder is self-contained for ``medrealmm mccp``. Paths outside ``root`` are refused."""
+    import shutil
+
+    from medrealmm.data.images import resolve_image_path
+
+    n = 0
+    for c in kept:
+        for e in c.events:
+            if e.modality != "image":
+                continue
+            try:
+                source = resolve_image_path(root, e.content)
+            except ValueError as err:
+                raise ValueError(f"consultation {c.id!r}: {err}") from None
+            target = out / e.content
+            if not source.is_file():
+                log.warning("consultation %s: an image file is missing (event path kept as is)", c.id)
+                continue
+            if source != target.resolve():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, target)
+                n += 1
+    if n:
+        log.info("copied %d image(s) of the kept consultations to %s", n, out)
+    return n
+
+
 def read_input(path: str | Path, fmt: str = "jsonl", mapping: Mapping[str, Any] | None = None
                ) -> Iterable[Consultation | CaseError]:
     """Consultations from ``path`` in ``fmt`` (``jsonl`` raw logs or a ``cmtmedqa`` dialogue file)."""
@@ -518,6 +547,7 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
                         deid=deid_dir, review=deid_dir if deid_dir and corpus.get("record_review", True) else None,
                         llm_check=llm_check)
     out = write_funnel(result, out_dir)
+    copy_images(result.kept, src.parent, Path(out))
     from medrealmm.corpus.funnel_report import write_report
 
     write_report(result, out, font=corpus.get("font"))
