@@ -44,3 +44,12 @@ def compose(overrides: list[str] | None = None) -> dict[str, Any]:
     with initialize_config_dir(config_dir=str(conf_dir()), version_base=None):
         cfg = hydra_compose(config_name="config", overrides=list(overrides or []))
     return to_plain(cfg)
+
+
+def plain(obj: Any) -> Any:
+    """A plain dict/list from an OmegaConf node (Hydra config); anything else as it is."""
+    from omegaconf import DictConfig, ListConfig, OmegaConf
+
+    if isinstance(obj, (DictConfig, ListConfig)):
+        return OmegaConf.to_container(obj, resolve=True)
+    return obj

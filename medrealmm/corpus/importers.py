@@ -72,14 +72,9 @@ _MISSING = object()
 
 
 def _plain(obj: Any) -> Any:
-    """A plain dict/list from an OmegaConf node (or anything else, unchanged)."""
-    try:
-        from omegaconf import DictConfig, ListConfig, OmegaConf
-    except ImportError:  # pragma: no cover - omegaconf is a dependency
-        return obj
-    if isinstance(obj, (DictConfig, ListConfig)):
-        return OmegaConf.to_container(obj, resolve=True)
-    return obj
+    from medrealmm.config import plain
+
+    return plain(obj)
 
 
 def _get(raw: Mapping[str, Any], path: str) -> Any:

@@ -138,15 +138,10 @@ def load_groups(spec: Mapping[str, Any] | str | Path | None = None) -> dict[str,
     return out
 
 
-def _plain(spec: Any) -> Any:
-    """A plain container from an OmegaConf node (Hydra config); anything else as it is."""
-    try:
-        from omegaconf import DictConfig, ListConfig, OmegaConf
-    except ImportError:  # pragma: no cover - omegaconf is a dependency
-        return spec
-    if isinstance(spec, (DictConfig, ListConfig)):
-        return OmegaConf.to_container(spec, resolve=True)
-    return spec
+def _plain(obj: Any) -> Any:
+    from medrealmm.config import plain
+
+    return plain(obj)
 
 
 def _read_file(path: Path) -> Any:

@@ -19,15 +19,9 @@ log = logging.getLogger(__name__)
 def read_consultations(path: Path) -> list[Any]:
     """The consultations of a JSONL file; a bad line stops with its line number (never its text)."""
     from medrealmm.corpus.schema import Consultation
+    from medrealmm.mccp.instances import read_models
 
-    out = []
-    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(Consultation.model_validate_json(line))
-            except ValueError as e:
-                raise ValueError(f"{path}: line {k} is not a valid consultation ({type(e).__name__})") from None
-    return out
+    return read_models(path, Consultation, ValueError, "consultation")
 
 
 def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:

@@ -140,15 +140,20 @@ def write_instances(instances: Iterable[Instance], path: Path) -> int:
     return n
 
 
-def read_instances(path: Path) -> list[Instance]:
+def read_models(path: Path, model: type[Any], error: type[Exception] = ValueError, what: str = "record") -> list[Any]:
+    """One pydantic ``model`` per non-blank JSONL line; a bad line stops with its number, never its text."""
     out = []
     for k, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
             try:
-                out.append(Instance.model_validate_json(line))
+                out.append(model.model_validate_json(line))
             except ValueError as e:
-                raise InstanceError(f"{path}: line {k} is not a valid instance ({type(e).__name__})") from None
+                raise error(f"{path}: line {k} is not a valid {what} ({type(e).__name__})") from None
     return out
+
+
+def read_instances(path: Path) -> list[Instance]:
+    return read_models(path, Instance, InstanceError, "instance")
 
 
 # --- physician validation ------------------------------------------------------------------------
