@@ -71,7 +71,8 @@ def find_runs(locations: Iterable[str | Path]) -> list[Path]:
     for loc in locations:
         p = Path(loc)
         if not p.exists():
-            raise RunsNotFound(f"{p} does not exist")
+            raise RunsNotFound(f"no finished run: {p} does not exist; run `medrealmm run ...` first, or point "
+                               "report.runs at run folders")
         if (p / "summary.parquet").is_file():
             found[p.resolve()] = None
             continue
