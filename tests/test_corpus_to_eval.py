@@ -58,6 +58,10 @@ def test_raw_logs_become_cases_that_the_core_evaluates(tmp_path: Path, tiny_cach
     instances = read_instances(mccp / "instances.jsonl")
     discarded = [json.loads(x) for x in (mccp / "discarded.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(instances) + len(discarded) == 6 and all(d["reason"] for d in discarded)
+    for folder in (out / "corpus" / "sample", mccp):                       # every stage leaves a manifest
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["config"] and manifest["git"] and manifest["packages"]
+    assert "model" in json.loads((mccp / "manifest.json").read_text(encoding="utf-8"))["engines"]
     if not instances:
         pytest.skip("the tiny random agents kept no challenge point this time (plumbing checked above)")
 

@@ -551,4 +551,10 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     from medrealmm.corpus.funnel_report import write_report
 
     write_report(result, out, font=corpus.get("font"))
+    from medrealmm.manifest import build_manifest, write_json
+
+    write_json(Path(out) / "manifest.json", build_manifest(
+        config=cfg, dataset={"input": str(src)}, engines={},
+        stats={"kept": len(result.kept), "dropped": len(result.dropped), "errors": len(result.errors)},
+        seeds={"corpus.department_balance.seed": (corpus.get("department_balance") or {}).get("seed")}))
     return result

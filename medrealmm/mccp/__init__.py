@@ -24,6 +24,13 @@ def read_consultations(path: Path) -> list[Any]:
     return read_models(path, Consultation, ValueError, "consultation")
 
 
+def _describe(backend: Any) -> dict[str, Any]:
+    try:
+        return dict(backend.describe())
+    except Exception as e:  # describing must never fail a run
+        return {"describe_error": type(e).__name__}
+
+
 def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     """Run Phase 2 on ``cfg["mccp"]["input"]``; writes ``instances.jsonl`` (pre-rubric),
     ``discarded.jsonl`` (id + reason) and ``counts.json`` under ``mccp.out_dir``; returns the counts."""
@@ -63,10 +70,12 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     mode = m.get("mode") or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text")
     pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), seed)
     stats: dict[str, Any] = {}
+    engines: dict[str, Any] = {}
     try:
         outcomes = {}
         if cands:
             backend = pool.get(model, cfg["backend"])
+            engines["model"] = _describe(backend)
             a_cfg = m.get("agents") or {}
             agents = ChallengeAgents(
                 backend, image_bytes=image_bytes, mode=mode,
@@ -125,6 +134,10 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
                                                  seed=seed if v_seed is None else int(v_seed),
                                                  image_bytes=image_bytes)
     (out_dir / "counts.json").write_text(json.dumps(counts, ensure_ascii=False, indent=2), encoding="utf-8")
+    from medrealmm.manifest import build_manifest, write_json
+
+    write_json(out_dir / "manifest.json", build_manifest(
+        config=cfg, dataset={"input": str(src)}, engines=engines, stats=counts, seeds={"run.seed": seed}))
     log.info("mccp: %d consultations, %d candidates, %d instances, %d discarded %s", len(consultations), len(cands),
              n, len(discarded), dict(reasons))
     return counts
