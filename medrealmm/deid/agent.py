@@ -29,8 +29,8 @@ from typing import Any
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders, merge_spans
 from medrealmm.deid.text_lexicons import SURNAMES
 from medrealmm.deid.text_rules import RuleDetector, generic_hospital_phrase, looks_clinical, normalize
-from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
-from medrealmm.inference.generate import chunks, derived_seed
+from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, Outcome, ask_batched  # noqa: F401 (re-exported)
+from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
 from medrealmm.schema import stable_hash
 
@@ -84,8 +84,6 @@ AGENT_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-UNPARSEABLE = "unparseable"
-ENGINE_ERROR = "engine_error"
 DROP_REASONS: tuple[str, ...] = ("unknown_category", "not_found", "clinical", "too_short", "generic", "malformed")
 
 _LIST_KEYS = ("identifiers", "items", "entities", "results", "pii", "spans")
@@ -241,19 +239,6 @@ def split_pieces(text: str, max_chars: int) -> list[tuple[int, str]]:
     return pieces
 
 
-def _engine_error(error: str) -> str:
-    """An engine's error reduced to its exception name: the message itself may quote the prompt."""
-    head = error.split(":", 1)[0].strip()
-    return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]{0,60}", head) else ENGINE_ERROR
-
-
-@dataclass
-class _PieceOutcome:
-    answer: ParsedAnswer | None = None
-    attempts: int = 0
-    error: str | None = None
-
-
 class AgentSpans(list):
     """Spans per text (a plain ``list[list[Span]]``) plus ``failures``: per text ``None`` when the
     model's answer was read, else its error code (:data:`UNPARSEABLE`, :data:`ENGINE_ERROR`…)."""
@@ -295,40 +280,12 @@ class AgentDetector:
     def messages(self, piece: str) -> list[dict[str, Any]]:
         return [{"role": "system", "content": AGENT_SYSTEM}, {"role": "user", "content": "原文：" + piece}]
 
-    def _request(self, piece: str, attempt: int) -> ChatRequest:
-        s = self.sampling
-        seed = derived_seed(self.seed, stable_hash(piece), attempt)
-        temperature = max(s.temperature, self.retry_temperature) if attempt else s.temperature
-        sampling = Sampling(temperature=temperature, top_p=s.top_p, top_k=s.top_k, max_tokens=s.max_tokens, seed=seed,
-                            repetition_penalty=s.repetition_penalty, presence_penalty=s.presence_penalty, stop=s.stop)
-        return ChatRequest(self.messages(piece), sampling, json_schema=AGENT_SCHEMA if self.structured else None,
-                           chat_template_kwargs=dict(self.chat_template_kwargs))
-
-    def _ask(self, pieces: list[str]) -> list[_PieceOutcome]:
-        outcomes = [_PieceOutcome() for _ in pieces]
-        todo = list(range(len(pieces)))
-        for attempt in range(self.max_retries + 1):
-            if not todo:
-                break
-            outs: list[Completion] = self.backend.chat([self._request(pieces[i], attempt) for i in todo],
-                                                       desc="deid agent" + (f" retry {attempt}" if attempt else ""))
-            if len(outs) != len(todo):
-                raise RuntimeError(f"backend returned {len(outs)} completions for {len(todo)} requests")
-            self.stats["requests"] += len(todo)
-            if attempt:
-                self.stats["retries"] += len(todo)
-            again = []
-            for i, out in zip(todo, outs, strict=True):
-                o = outcomes[i]
-                o.attempts += 1
-                answer = parse_identifiers(out.text) if out.error is None else None
-                if answer is None:
-                    o.error = _engine_error(out.error) if out.error is not None else UNPARSEABLE
-                    again.append(i)
-                else:
-                    o.answer, o.error = answer, None
-            todo = again
-        return outcomes
+    def _ask(self, pieces: list[str]) -> list[Outcome]:
+        items = [(stable_hash(p), self.messages(p)) for p in pieces]
+        return ask_batched(self.backend, items, parse=parse_identifiers, sampling=self.sampling,
+                           json_schema=AGENT_SCHEMA if self.structured else None, max_retries=self.max_retries,
+                           retry_temperature=self.retry_temperature, chunk_size=self.chunk_size, seed=self.seed,
+                           chat_template_kwargs=self.chat_template_kwargs, stats=self.stats, desc="deid agent")
 
     def _spans(self, piece: str, offset: int, answer: ParsedAnswer, dropped: Counter[str]) -> list[Span]:
         spans: list[Span] = []
@@ -358,9 +315,7 @@ class AgentDetector:
             for _, p in pieces:
                 unique.setdefault(p, len(unique))
         distinct = list(unique)
-        outcomes: list[_PieceOutcome] = []
-        for chunk in chunks(distinct, self.chunk_size):
-            outcomes.extend(self._ask(chunk))
+        outcomes = self._ask(distinct)
         results: list[AgentResult] = []
         for pieces in plan:
             dropped: Counter[str] = Counter()
@@ -370,10 +325,10 @@ class AgentDetector:
             for offset, p in pieces:
                 o = outcomes[unique[p]]
                 attempts = max(attempts, o.attempts)
-                if o.answer is None:
+                if o.value is None:
                     errors.append(o.error or UNPARSEABLE)
                 else:
-                    spans.extend(self._spans(p, offset, o.answer, dropped))
+                    spans.extend(self._spans(p, offset, o.value, dropped))
             status = "failed" if errors else "ok"
             results.append(AgentResult(tuple(merge_spans(spans)), status, attempts, errors[0] if errors else None,
                                        {k: v for k, v in dropped.items() if v}))

@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from medrealmm.inference.ask import ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
 from medrealmm.judge.parse import _json_objects
-from medrealmm.mccp.agents import ask_batched
 from medrealmm.mccp.instances import Instance
 from medrealmm.schema import stable_hash
 
