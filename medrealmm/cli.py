@@ -30,6 +30,9 @@ commands:
              image availability, dialogue quality, department balance; counts and a reason for every drop
   mccp       challenge points from the funnel's consultations (mccp.input=...): agents A and M with the
              model/backend groups, t* selection, instances with y_orig, intent/stage labels, validation sheet
+  rubric <action>  Phase 3 on the mccp instances (rubric.input=...), the writer is the model/backend groups:
+             generate (R0 + review sheets), revise (rubric.feedback=...: physicians' edits, then the LLM),
+             approve (-> benchmark/cases.jsonl), export, sheets, report, lint (any dataset: data=...)
 
 examples:
   medrealmm run                                   # default small VLM as model and judge
@@ -43,7 +46,8 @@ Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, 
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
             "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
-            "deid": (), "deid-review": (), "corpus": (), "mccp": ()}
+            "deid": (), "deid-review": (), "corpus": (), "mccp": (),
+            **{f"rubric-{a}": () for a in ("generate", "revise", "approve", "export", "sheets", "lint", "report")}}
 log = logging.getLogger("medrealmm")
 
 
@@ -54,6 +58,7 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.report.fonts import NoCJKFont
     from medrealmm.report.runs import RunsNotFound
+    from medrealmm.rubric.build import RubricFailed
     from medrealmm.schema import CaseError
     from medrealmm.shards import MissingShards
     from medrealmm.scoring import UnscoredVerdictError
@@ -92,6 +97,15 @@ def execute(command: str, cfg_node) -> None:
                 log.debug("%s failed", command, exc_info=True)
                 raise RunFailed(f"{command}: {e}") from e
             return
+        if command.startswith("rubric-"):
+            from medrealmm.rubric.build import run_rubric
+
+            try:
+                run_rubric(command.removeprefix("rubric-"), cfg)
+            except (ValueError, FileNotFoundError) as e:   # bad feedback file, instances or option: say which
+                log.debug("%s failed", command, exc_info=True)
+                raise RunFailed(f"rubric {command.removeprefix('rubric-')}: {e}") from e
+            return
         if command in ("deid", "deid-review"):
             from medrealmm.deid.build import run_deid, run_review
 
@@ -113,7 +127,7 @@ def execute(command: str, cfg_node) -> None:
             return
         run_stages(cfg, COMMANDS[command])
     except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
-            NoCJKFont, DeidFailed) as e:
+            NoCJKFont, DeidFailed, RubricFailed) as e:
         log.error("%s", e)
         if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
             raise
@@ -147,6 +161,13 @@ def main(argv: list[str] | None = None) -> None:
         print(USAGE)
         return
     command = argv[0]
+    if command == "rubric":             # `medrealmm rubric generate ...` -> the rubric-generate app
+        if len(argv) < 2 or argv[1].startswith("-") or "=" in argv[1]:
+            print("usage: medrealmm rubric <generate|revise|approve|export|sheets|report|lint> [key=value ...]",
+                  file=sys.stderr)
+            sys.exit(2)
+        argv = [f"rubric-{argv[1]}", *argv[2:]]
+        command = argv[0]
     if command == "deid-train-qr":      # its own key=value parser (no Hydra app: it has no run config)
         from medrealmm.deid.train_qr import main as train_qr
 

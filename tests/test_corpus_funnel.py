@@ -137,7 +137,7 @@ def test_refund_close_with_and_without_diagnostic_exchange():
 def test_llm_hook_is_off_unless_given():
     c = cons(alternating(6))
     assert dialogue_quality([c], DEFAULT["dialogue_quality"]).kept
-    res = dialogue_quality([c], DEFAULT["dialogue_quality"], llm_check=lambda x: "not a consultation")
+    res = dialogue_quality([c], DEFAULT["dialogue_quality"], llm_check=lambda xs: ["not a consultation"] * len(xs))
     assert res.dropped == [("c1", "llm check: not a consultation")]
 
 

@@ -26,7 +26,9 @@ Stages, in order (:data:`STAGES`):
      (``cancel_phrases``: 退款, 取消订单 ...) and, before it, the doctor sent fewer than
      ``min_diagnostic_messages`` text messages of at least ``min_diagnostic_chars`` characters
      (the "diagnostic exchange"; short greetings do not count);
-   - *llm*: an optional callable ``llm_check(consultation) -> reason | None`` (off unless passed).
+   - *llm*: optional (``dialogue_quality.llm.enabled``): a model reads the dialogues that passed the
+     rules, in one batched pass (:mod:`medrealmm.corpus.quality_llm`); in code any
+     ``llm_check(consultations) -> [reason | None]`` callable.
 3. ``department_balance`` — stratified, seeded sampling to ``target_size``: department ``d`` with
    ``n_d`` consultations gets a quota ``clip(λ·n_d, min(n_d, floor), min(n_d, cap))`` with λ solved so
    the quotas sum to the target (largest-remainder rounding). So departments at or below ``floor``
@@ -68,8 +70,8 @@ REVIEW_REASON = "rejected by reviewer"
 
 DEFAULT_CANCEL_PHRASES = ("退款", "申请退款", "取消订单", "取消咨询", "不问了", "不咨询了", "退钱", "退费")
 
-LLMCheck = Callable[[Consultation], "str | None"]
-StageHook = Mapping[str, str] | str | Path
+LLMCheck = Callable[[Sequence[Consultation]], "list[str | None]"]
+StageHook = Mapping[str, str] | str | Path | Callable[[list[Consultation]], "StageResult"]
 
 
 @dataclass
@@ -204,8 +206,7 @@ def _cancel_reason(cons: Consultation, c: Mapping[str, Any]) -> str | None:
             f"doctor message(s) < {need}")
 
 
-def quality_reason(cons: Consultation, cfg: Mapping[str, Any] | None = None,
-                   llm_check: LLMCheck | None = None) -> str | None:
+def quality_reason(cons: Consultation, cfg: Mapping[str, Any] | None = None) -> str | None:
     """Why ``cons`` fails the dialogue-quality rules (the first failing one), or None."""
     c = _section(cfg, "dialogue_quality")
     lo, hi = int(c.get("min_turns", 5)), int(c.get("max_turns", 30))
@@ -230,14 +231,7 @@ def quality_reason(cons: Consultation, cfg: Mapping[str, Any] | None = None,
         n = sum(e.speaker == side for e in events)
         if n / len(events) > float(cap):
             return f"{side} sends {n}/{len(events)} messages ({n / len(events):.2f} > {float(cap):.2f})"
-    reason = _cancel_reason(cons, c)
-    if reason:
-        return reason
-    if llm_check is not None:
-        verdict = llm_check(cons)
-        if verdict:
-            return f"llm check: {verdict}"
-    return None
+    return _cancel_reason(cons, c) or None
 
 
 def dialogue_quality(consultations: Iterable[Consultation], cfg: Mapping[str, Any] | None = None, *,
@@ -248,12 +242,21 @@ def dialogue_quality(consultations: Iterable[Consultation], cfg: Mapping[str, An
     if not _enabled(c):
         return StageResult("dialogue_quality", items, skipped=True)
     res = StageResult("dialogue_quality", [])
+    passed = []
     for cons in items:
-        reason = quality_reason(cons, c, llm_check)
+        reason = quality_reason(cons, c)
         if reason is None:
-            res.kept.append(cons)
+            passed.append(cons)
         else:
             res.dropped.append((cons.id, reason))
+    verdicts = list(llm_check(passed)) if llm_check is not None and passed else [None] * len(passed)
+    if len(verdicts) != len(passed):
+        raise RuntimeError(f"llm_check returned {len(verdicts)} verdicts for {len(passed)} consultations")
+    for cons, verdict in zip(passed, verdicts, strict=True):
+        if verdict:
+            res.dropped.append((cons.id, f"llm check: {verdict}"))
+        else:
+            res.kept.append(cons)
     return res
 
 
@@ -429,7 +432,9 @@ def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: Mapping[s
         ("dialogue_quality", lambda xs: dialogue_quality(xs, cfg, llm_check=llm_check)),
         ("department_balance", lambda xs: department_balance(xs, cfg)),
     ]
-    if deid is not None:
+    if callable(deid):
+        steps.append((DEID, deid))
+    elif deid is not None:
         steps.append((DEID, lambda xs: recorded_stage(DEID, xs, deid)))
     if review is not None:
         steps.append((REVIEW, lambda xs: recorded_stage(REVIEW, xs, review)))
@@ -532,6 +537,75 @@ def _resolved(cfg: Any) -> dict[str, Any]:
         raise ValueError(f"corpus config cannot be resolved: {e}") from None
 
 
+def _llm_check(cfg: dict[str, Any], pool_box: list[Any]) -> LLMCheck | None:
+    """The batched LLM quality check of ``corpus.dialogue_quality.llm`` on the model/backend groups."""
+    c = dict((cfg["corpus"].get("dialogue_quality") or {}).get("llm") or {})
+    if not c.get("enabled"):
+        return None
+    from medrealmm.corpus.quality_llm import DialogueQualityJudge
+    from medrealmm.inference.base import Sampling
+    from medrealmm.inference.engines import EnginePool
+
+    seed = int(cfg["run"]["seed"])
+    pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), seed)
+    pool_box.append(pool)
+
+    def check(consultations: Sequence[Consultation]) -> list[str | None]:
+        judge = DialogueQualityJudge(pool.get(cfg["model"], cfg["backend"]),
+                                     sampling=Sampling.from_config(c.get("sampling"), seed=seed),
+                                     max_retries=int(c.get("max_retries", 2)), chunk_size=int(c.get("chunk_size", 64)),
+                                     structured=bool(c.get("structured", True)),
+                                     chat_template_kwargs=dict(cfg["model"].get("chat_template_kwargs") or {}),
+                                     seed=seed, on_failure=str(c.get("on_failure", "keep")))
+        return judge(consultations)
+
+    return check
+
+
+def deid_step(cfg: dict[str, Any], root: Path, work: Path) -> Callable[[list[Consultation]], StageResult]:
+    """Stage 4 inside the funnel: ``medrealmm deid`` (config ``deid.*``) on the consultations that
+    reached it; the kept ones come back *masked*. The results are reused while the input and the
+    deid config are unchanged, so reviewer decisions applied with ``medrealmm deid-review
+    deid.out_dir=<work>/output`` survive a rerun of the funnel (which then records them as ``review``)."""
+    import hashlib
+
+    def step(items: list[Consultation]) -> StageResult:
+        from medrealmm.deid.build import run_deid
+
+        stage_in, stage_out = work / "input", work / "output"
+        stage_in.mkdir(parents=True, exist_ok=True)
+        _write_lines(stage_in / OUT_KEPT, (json.dumps(c.model_dump(mode="json"), ensure_ascii=False) for c in items))
+        d = {k: v for k, v in cfg["deid"].items() if k not in ("input", "out_dir", "review")}
+        stamp = hashlib.sha256((stage_in / OUT_KEPT).read_bytes()
+                               + json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()
+        stamp_file = stage_out / "funnel_input.sha256"
+        if (stage_out / "cases.jsonl").is_file() and stamp_file.is_file() and stamp_file.read_text().strip() == stamp:
+            log.info("funnel deid: reusing %s (same input and deid config; reviewer decisions kept)", stage_out)
+        else:
+            if (stage_out / "removed.jsonl").is_file() and REVIEW_REASON in (stage_out / "removed.jsonl").read_text(
+                    encoding="utf-8"):
+                log.warning("funnel deid: the input or deid config changed, so %s is rebuilt and earlier reviewer "
+                            "decisions there no longer apply: review again", stage_out)
+            copy_images(items, root, stage_in)       # unmasked copies: removed again right after the stage
+            try:
+                run_deid({**cfg, "deid": {**cfg["deid"], "input": str(stage_in / OUT_KEPT),
+                                          "out_dir": str(stage_out)}})
+            finally:
+                for e in {e.content for c in items for e in c.events if e.modality == "image"}:
+                    (stage_in / e).unlink(missing_ok=True)
+            stamp_file.write_text(stamp + "\n")
+        res = recorded_stage(DEID, items, stage_out)
+        masked: dict[str, Consultation] = {}
+        with (stage_out / "cases.jsonl").open(encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    c = Consultation.model_validate_json(line)
+                    masked[c.id] = c
+        return StageResult(DEID, [masked[c.id] for c in res.kept], res.dropped, res.skipped)
+
+    return step
+
+
 def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> FunnelResult:
     """``medrealmm corpus``: read ``corpus.input``, run the funnel, write outputs and the report."""
     cfg = _resolved(cfg)
@@ -541,13 +615,29 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     src = Path(corpus["input"]).expanduser()
     if not src.is_file():
         raise FileNotFoundError(f"corpus.input {src} does not exist")
-    out_dir = corpus.get("out_dir") or Path(cfg["paths"]["outputs"]) / "corpus" / src.stem
+    out_dir = Path(corpus.get("out_dir") or Path(cfg["paths"]["outputs"]) / "corpus" / src.stem)
     deid_dir = corpus.get("deid_dir")
-    result = run_funnel(read_input(src, str(corpus.get("format", "jsonl")), corpus.get("mapping")), corpus,
-                        deid=deid_dir, review=deid_dir if deid_dir and corpus.get("record_review", True) else None,
-                        llm_check=llm_check)
+    in_funnel = bool((corpus.get("deid") or {}).get("enabled"))
+    if in_funnel and deid_dir:
+        raise ValueError("corpus.deid.enabled=true runs de-identification inside the funnel; corpus.deid_dir records "
+                         "an earlier `medrealmm deid` run instead: set only one of them")
+    deid: StageHook | None = deid_dir
+    review: StageHook | None = deid_dir if deid_dir and corpus.get("record_review", True) else None
+    image_root = src.parent
+    if in_funnel:
+        deid = deid_step(cfg, src.parent, out_dir / "deid")
+        review = out_dir / "deid" / "output" if corpus.get("record_review", True) else None
+        image_root = out_dir / "deid" / "output"
+    pools: list[Any] = []
+    try:
+        check = llm_check or _llm_check(cfg, pools)
+        result = run_funnel(read_input(src, str(corpus.get("format", "jsonl")), corpus.get("mapping")), corpus,
+                            deid=deid, review=review, llm_check=check)
+    finally:
+        for pool in pools:
+            pool.close()
     out = write_funnel(result, out_dir)
-    copy_images(result.kept, src.parent, Path(out))
+    copy_images(result.kept, image_root, Path(out))
     from medrealmm.corpus.funnel_report import write_report
 
     write_report(result, out, font=corpus.get("font"))

@@ -108,6 +108,7 @@ class LoadOptions:
     subset_seed: int = 0
     check_images: bool = True
     workers: int = 0  # 0: min(8, cpu count)
+    require_approved_rubric: bool = True  # a case built by `medrealmm rubric` must be approved to be used
 
     @classmethod
     def from_mapping(cls, cfg: Mapping[str, Any] | None = None, **overrides: Any) -> LoadOptions:
@@ -158,6 +159,19 @@ class RawRecord:
 CHUNK = 64
 
 
+def check_rubric_approved(case: Case, file: str | None) -> None:
+    """A rubric written by ``medrealmm rubric`` carries ``meta.rubric.status``; only ``approved``
+    may be scored (physicians signed it off). Cases without that field (the published benchmark,
+    HealthBench, hand-made sets) are not concerned. ``data.require_approved_rubric=false`` lifts
+    the check for research on drafts."""
+    info = case.meta.get("rubric")
+    status = info.get("status") if isinstance(info, Mapping) else None
+    if status is not None and status != "approved":
+        raise CaseError(f"rubric status is {status!r}, not 'approved': approve it with `medrealmm rubric approve`, "
+                        "or set data.require_approved_rubric=false to evaluate drafts (research use)",
+                        case_id=case.id, field="meta.rubric.status", file=file)
+
+
 def build_dataset(
     records: Iterable[RawRecord], *, name: str, root: Path | None, source: str, options: LoadOptions
 ) -> Dataset:
@@ -184,6 +198,8 @@ def build_dataset(
             return rec.error
         try:
             case = Case.parse(rec.raw, file=rec.file)
+            if options.require_approved_rubric:
+                check_rubric_approved(case, rec.file)
             if options.check_images:
                 case = validate_images(
                     case, root, rec.file, options.max_image_pixels, options.allowed_image_formats
@@ -311,6 +327,7 @@ KNOWN_KEYS = {
     "check_images",
     "workers",
     "embed_images",
+    "require_approved_rubric",
 }
 
 

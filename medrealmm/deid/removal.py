@@ -37,7 +37,7 @@ class RemovalRule:
         """Why this case must go, or None. ``images``: (slot, boxes, (width, height)) per image."""
         for slot, boxes, (w, h) in images:
             area = float(w * h) or 1.0
-            where = f"image {slot.index + 1} of turn {slot.turn + 1}"
+            where = slot.where()
             if self.face_area_share is not None:
                 faces = [b for b in boxes if b.category == "FACE"]
                 biggest = max((b.area for b in faces), default=0) / area

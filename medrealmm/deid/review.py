@@ -11,6 +11,10 @@ next to the sheets):
     derm-002,reject,,,,,,,,,
     derm-003,remask,turns.0.text,12,15,NAME,,,,,
     derm-003,remask,,,,,images/derm-003/0-0.jpg,40,10,180,40
+    log-007,remask,events.3.content,4,7,PHONE,,,,,
+
+Text fields are those of the audit trail: ``turns.N.text`` of a turn record, ``events.N.content`` of an
+event record's text event, ``y_orig``, ``rubric.N.text``.
 
 ``reject`` removes the case; ``remask`` masks a residual identifier the detectors missed (offsets
 into the *masked* text as shown on the sheet, or a box on the masked image); ``accept`` marks it
@@ -101,10 +105,27 @@ def _marked(text: str) -> str:
     return out
 
 
-def _case_html(case: Mapping[str, Any], audit: Mapping[str, Any], why: str, out_dir: Path) -> str:
-    turns = "".join(
+def _messages_html(case: Mapping[str, Any]) -> str:
+    """The conversation as the reviewer reads it: turns, or events (an image event names its masked file,
+    shown in the image column)."""
+    if "turns" not in case and "events" in case:
+        rows = []
+        for i, e in enumerate(case["events"]):
+            if e.get("modality") == "image":
+                body = (f"<i>[image {html.escape(str(e.get('origin') or 'unknown'))}: "
+                        f"{html.escape(str(e.get('content', '')))}]</i>")
+            else:
+                body = _marked(str(e.get("content", "")))
+            rows.append(f"<div class=\"turn\"><span class=\"role\">{i} {html.escape(str(e['speaker']))}</span>: "
+                        f"{body}</div>")
+        return "".join(rows)
+    return "".join(
         f"<div class=\"turn\"><span class=\"role\">{i} {html.escape(t['role'])}</span>: {_marked(t.get('text', ''))}</div>"
         for i, t in enumerate(case["turns"]))
+
+
+def _case_html(case: Mapping[str, Any], audit: Mapping[str, Any], why: str, out_dir: Path) -> str:
+    turns = _messages_html(case)
     if case.get("y_orig"):
         turns += f"<div class=\"turn\"><span class=\"role\">y_orig</span>: {_marked(case['y_orig'])}</div>"
     imgs = []
@@ -211,7 +232,6 @@ def read_decisions(path: Path) -> list[Decision]:
 def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
     """Apply reviewer decisions to the stage's outputs in place; returns counts per decision."""
     from medrealmm.deid.records import LogRecord
-    from medrealmm.deid.stage import _get
 
     decisions = read_decisions(csv_path)
     cases = read_jsonl(out_dir / "cases.jsonl")
@@ -231,8 +251,10 @@ def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
             rejected.add(d.case_id)
         elif d.decision == "remask" and d.field:
             rec = LogRecord(by_id[d.case_id], str(csv_path), d.row)
+            if d.field not in {t.path for t in rec.texts()}:      # e.g. an image event's content: a path
+                raise ReviewError(f"{csv_path}: row {d.row}: {d.field} is not a text field of case {d.case_id!r}")
             try:
-                text = _get(rec.raw, d.field)
+                text = rec.get_text(d.field)
                 assert d.start is not None and d.end is not None
                 masked = apply_placeholders(text, [Span(d.start, d.end, d.category, "reviewer")])
             except (KeyError, IndexError, ValueError) as e:
@@ -253,15 +275,16 @@ def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
 def _remask_image(out_dir: Path, case: dict[str, Any], d: Decision, csv_path: Path) -> None:
     from medrealmm.deid.image.base import Box
     from medrealmm.deid.image.mask import load_image, mask_boxes, save_clean
+    from medrealmm.deid.records import LogRecord
 
-    refs = [im for t in case["turns"] for im in t.get("images", [])]
-    ref = next((im for im in refs if im.get("path") == d.image), None)
-    if ref is None:
+    rec = LogRecord(case, str(csv_path), d.row)
+    slot = rec.find_image(d.image, out_dir)
+    if slot is None:
         raise ReviewError(f"{csv_path}: row {d.row}: case {d.case_id!r} has no image {d.image!r}")
-    path = out_dir / d.image
+    path = slot.source
     loaded = load_image(path)
     image = loaded[0] if isinstance(loaded, tuple) else loaded
     assert d.box is not None
     masked = mask_boxes(image, [Box(*d.box, category=d.category, detector="reviewer")])
     save_clean(masked, path)
-    ref["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    rec.set_image(slot, d.image, hashlib.sha256(path.read_bytes()).hexdigest())

@@ -5,7 +5,9 @@ configured) and every image (the configured detectors); drop whole cases whose c
 needs an identifying image (stage 4a, :mod:`medrealmm.deid.removal`); mask the rest (placeholders,
 black boxes, metadata stripped); write. Chunks are written atomically under ``parts/`` and skipped
 when a rerun finds them, so a long run resumes. Nothing a detector found is ever logged or written:
-the audit trail holds categories, detectors, offsets and boxes only.
+the audit trail holds categories, detectors, offsets and boxes only. Turn records and event-format
+consultations (the corpus funnel's) both go through; each comes out in its own shape
+(:mod:`medrealmm.deid.records`).
 """
 
 from __future__ import annotations
@@ -115,17 +117,15 @@ class DeidStage:
                 continue
             audit: dict[str, Any] = {"id": r.id, "dropped_fields": r.dropped, "texts": [], "images": []}
             for path, s, fail in texts:
-                current = _get(r.raw, path)
-                r.set_text(path, apply_placeholders(current, s))
+                r.set_text(path, apply_placeholders(r.get_text(path), s))
                 audit["texts"].append({"field": path, "spans": [x.audit() for x in s],
                                        **({"agent": fail or "ok"} if self.text.agent is not None else {})})
                 out.counts.update(x.category for x in s)
             for slot, res in images:
-                rel = Path("images") / _safe(r.id) / f"{slot.turn}-{slot.index}{_suffix(res)}"
+                rel = Path("images") / _safe(r.id) / f"{slot.stem()}{_suffix(res)}"
                 sha = self.images.write(res, image_dir / rel)
-                r.raw["turns"][slot.turn]["images"][slot.index] = {"path": rel.as_posix(), "sha256": sha}
-                audit["images"].append({"turn": slot.turn, "index": slot.index, "path": rel.as_posix(),
-                                        **_image_audit(res)})
+                r.set_image(slot, rel.as_posix(), sha)
+                audit["images"].append({**slot.audit(), "path": rel.as_posix(), **_image_audit(res)})
                 out.counts.update(b.category for b in _boxes(res))
             out.cases.append(record_line(r.raw))
             out.audit.append(json.dumps(audit, ensure_ascii=False))
@@ -211,13 +211,6 @@ class DeidStage:
 
 
 # --- small helpers -------------------------------------------------------------------------------------
-
-def _get(raw: dict[str, Any], path: str) -> str:
-    node: Any = raw
-    for p in path.split("."):
-        node = node[int(p)] if isinstance(node, list) else node[p]
-    return str(node)
-
 
 def _safe(case_id: str) -> str:
     """A file-system-safe folder name for a case (the id itself is not masked)."""

@@ -5,26 +5,29 @@ Phase 3 writes; so Phase 2 writes *pre-rubric* instances (:class:`Instance`: a C
 ``rubric``, plus ``meta.mccp``), validated with the core ``Turn``/``ImageRef``/``Patient`` models,
 and :func:`to_case` completes one once its rubric exists.
 
-Also the physician validation sheets (:func:`export_validation`, :func:`import_validation`).
+Also the physician validation sheets (:func:`export_validation`, :func:`read_decisions`,
+:func:`import_validation`) and applying their decisions (:func:`apply_decisions`).
 """
 
 from __future__ import annotations
 
 import csv
 import html
+import io
 import json
 import logging
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from medrealmm.corpus.schema import Consultation, Event
 from medrealmm.inference.prompts import data_url
 from medrealmm.mccp.select import Selection, doctor_run_after
-from medrealmm.schema import Case, Criterion, ImageRef, Patient, Turn
+from medrealmm.schema import Case, Criterion, ImageRef, Patient, Turn, stable_hash
 
 log = logging.getLogger(__name__)
 
@@ -157,14 +160,31 @@ def read_instances(path: Path) -> list[Instance]:
 
 
 # --- physician validation ------------------------------------------------------------------------
+#
+# The sheet (``validation/validation.csv``, UTF-8, written by :func:`export_validation`) has the
+# columns ``id,accept,comment``: one row per sampled instance, ``accept`` left blank for the
+# physician. Read back (:func:`read_decisions`): ``id`` and ``accept`` are required, ``comment`` (or
+# ``note``) is optional and becomes the reviewer note; extra columns are ignored, a BOM is tolerated.
+# ``accept`` takes yes/y/1/true/是/接受/accept or no/n/0/false/否/拒绝/reject (any case); a blank
+# cell means "not decided yet" when the sheet is applied (:func:`apply_decisions`).
 
 class ValidationSheetError(ValueError):
-    """A filled validation CSV that cannot be read: names the row and the problem."""
+    """A filled validation CSV that cannot be read: names the file, row and problem."""
 
 
 ACCEPT_YES = {"yes", "y", "1", "true", "是", "接受", "accept"}
 ACCEPT_NO = {"no", "n", "0", "false", "否", "拒绝", "reject"}
 CSV_FIELDS = ("id", "accept", "comment")
+NOTE_COLUMNS = ("comment", "note")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One physician decision read from the sheet (``row``: its line number, header = 1)."""
+
+    decision: Literal["accept", "reject"]
+    note: str | None
+    row: int
 
 
 def sample_for_validation(instances: Sequence[Instance], n: int, seed: int) -> list[Instance]:
@@ -173,7 +193,7 @@ def sample_for_validation(instances: Sequence[Instance], n: int, seed: int) -> l
     return sorted(pick, key=lambda i: i.id)
 
 
-def _html_turn(turn: Turn, image_bytes: Callable[[str], bytes] | None) -> str:
+def html_turn(turn: Turn, image_bytes: Callable[[str], bytes] | None) -> str:
     who = "患者" if turn.role == "patient" else "医生"
     body = html.escape(turn.text).replace("\n", "<br>")
     for im in turn.images:
@@ -188,16 +208,41 @@ def _html_turn(turn: Turn, image_bytes: Callable[[str], bytes] | None) -> str:
     return f'<div class="{turn.role}"><b>{who}</b>：{body}</div>'
 
 
+def sheet_is_filled(csv_path: str | Path) -> bool:
+    """Whether a sheet already holds a physician's decision (so a rerun must not overwrite it)."""
+    path = Path(csv_path)
+    if not path.is_file():
+        return False
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as f:
+            return any((row.get("accept") or "").strip() for row in csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return True   # unreadable: someone edited it; keep it rather than lose their work
+
+
+def _write_text(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    tmp.replace(path)
+
+
 def export_validation(instances: Sequence[Instance], out_dir: str | Path, n: int = 200, seed: int = 0, *,
                       image_bytes: Callable[[str], bytes] | None = None) -> dict[str, Any]:
     """Write ``validation.html`` (dialogue up to t*, images embedded, y_orig, intent/stage) and the
-    ``validation.csv`` template (id, accept yes/no, comment) for a seeded sample of ``n`` instances."""
+    ``validation.csv`` template (id, accept yes/no, comment) for a seeded sample of ``n`` instances.
+    A sheet that already holds decisions is left alone (``kept_filled_sheet``): a rerun of the stage
+    must not erase a physician's review."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sample = sample_for_validation(instances, n, seed)
+    html_path, csv_path = out / "validation.html", out / "validation.csv"
+    if sheet_is_filled(csv_path):
+        log.warning("mccp validation: %s already holds decisions; sheet and page left as they are", csv_path)
+        return {"html": str(html_path), "csv": str(csv_path), "n": len(sample), "kept_filled_sheet": True}
     blocks = []
     for inst in sample:
-        turns = "\n".join(_html_turn(t, image_bytes) for t in inst.turns)
+        turns = "\n".join(html_turn(t, image_bytes) for t in inst.turns)
         blocks.append(
             f'<section id="{html.escape(inst.id)}"><h2>{html.escape(inst.id)} · {html.escape(inst.department)}</h2>'
             f"<p>意图：{html.escape(inst.intent or '—')}　阶段：{html.escape(inst.stage or '—')}</p>{turns}"
@@ -208,43 +253,106 @@ def export_validation(instances: Sequence[Instance], out_dir: str | Path, n: int
             ".yorig{background:#efe;margin-top:.5em}</style><body><h1>MCCP 挑战点审核</h1>"
             "<p>请判断每个挑战点是否需要临床参与且依赖图片，在 validation.csv 的 accept 列填写 yes 或 no。</p>"
             + "\n".join(blocks) + "</body></html>")
-    html_path, csv_path = out / "validation.html", out / "validation.csv"
-    html_path.write_text(page, encoding="utf-8")
-    with csv_path.open("w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(CSV_FIELDS)
-        for inst in sample:
-            w.writerow([inst.id, "", ""])
+    _write_text(html_path, page)
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(CSV_FIELDS)
+    for inst in sample:
+        w.writerow([inst.id, "", ""])
+    _write_text(csv_path, buf.getvalue())
     log.info("mccp validation: %d of %d instances exported for review", len(sample), len(instances))
     return {"html": str(html_path), "csv": str(csv_path), "n": len(sample)}
 
 
-def import_validation(csv_path: str | Path, ids: Iterable[str] | None = None) -> float:
-    """The acceptance rate of a filled sheet; :class:`ValidationSheetError` names the first bad row
-    (missing column, empty or unknown accept value, duplicate id, id not in ``ids``)."""
+def read_decisions(csv_path: str | Path, ids: Iterable[str] | None = None, *,
+                   allow_blank: bool = False) -> dict[str, Decision]:
+    """The decisions of a filled sheet, by id, in sheet order. :class:`ValidationSheetError` names the
+    file and first bad row (missing column, empty id, duplicate id, id not in ``ids``, unknown
+    ``accept`` value; a blank ``accept`` too unless ``allow_blank``, where the row is undecided)."""
     known = set(ids) if ids is not None else None
-    with Path(csv_path).open(encoding="utf-8-sig", newline="") as f:
-        reader = csv.DictReader(f)
-        missing = {"id", "accept"} - set(reader.fieldnames or ())
-        if missing:
-            raise ValidationSheetError(f"{csv_path}: missing column(s) {sorted(missing)}")
-        seen: set[str] = set()
-        accepted = total = 0
-        for row_no, row in enumerate(reader, 2):
-            cid = (row.get("id") or "").strip()
-            value = (row.get("accept") or "").strip().lower()
-            if not cid:
-                raise ValidationSheetError(f"{csv_path} row {row_no}: empty id")
-            if cid in seen:
-                raise ValidationSheetError(f"{csv_path} row {row_no}: duplicate id {cid!r}")
-            if known is not None and cid not in known:
-                raise ValidationSheetError(f"{csv_path} row {row_no}: unknown id {cid!r}")
-            if value in ACCEPT_YES:
-                accepted += 1
-            elif value not in ACCEPT_NO:
-                raise ValidationSheetError(f"{csv_path} row {row_no}: accept must be yes or no, got {value!r}")
-            seen.add(cid)
-            total += 1
-    if not total:
+    out: dict[str, Decision] = {}
+    try:
+        with Path(csv_path).open(encoding="utf-8-sig", newline="") as f:
+            reader = csv.DictReader(f)
+            fields = [x.strip() for x in reader.fieldnames or ()]
+            reader.fieldnames = fields
+            missing = {"id", "accept"} - set(fields)
+            if missing:
+                raise ValidationSheetError(f"{csv_path}: missing column(s) {sorted(missing)}")
+            note_col = next((c for c in NOTE_COLUMNS if c in fields), None)
+            seen: set[str] = set()
+            for row_no, row in enumerate(reader, 2):
+                cid = (row.get("id") or "").strip()
+                value = (row.get("accept") or "").strip().lower()
+                if not cid:
+                    if not any((v or "").strip() for v in row.values() if isinstance(v, str)):
+                        continue                                         # a blank line at the end
+                    raise ValidationSheetError(f"{csv_path} row {row_no}, column 'id': empty id")
+                if cid in seen:
+                    raise ValidationSheetError(f"{csv_path} row {row_no}: duplicate id {cid!r}")
+                seen.add(cid)
+                if known is not None and cid not in known:
+                    raise ValidationSheetError(
+                        f"{csv_path} row {row_no}: unknown id {cid!r} (not an mccp instance)")
+                if not value and allow_blank:
+                    continue
+                if value in ACCEPT_YES:
+                    decision: Literal["accept", "reject"] = "accept"
+                elif value in ACCEPT_NO:
+                    decision = "reject"
+                else:
+                    raise ValidationSheetError(f"{csv_path} row {row_no}, column 'accept': accept must be yes or no, "
+                                               f"got {value!r}")
+                note = (row.get(note_col) or "").strip() if note_col else ""
+                out[cid] = Decision(decision, note or None, row_no)
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise ValidationSheetError(f"{csv_path}: not a readable UTF-8 CSV ({type(e).__name__})") from None
+    return out
+
+
+def import_validation(csv_path: str | Path, ids: Iterable[str] | None = None) -> float:
+    """The acceptance rate of a completely filled sheet; :class:`ValidationSheetError` names the first
+    bad row (missing column, empty or unknown accept value, duplicate id, id not in ``ids``)."""
+    decisions = read_decisions(csv_path, ids)
+    if not decisions:
         raise ValidationSheetError(f"{csv_path}: no reviewed rows")
-    return accepted / total
+    return sum(d.decision == "accept" for d in decisions.values()) / len(decisions)
+
+
+def without_validation(inst: Instance) -> Instance:
+    """The instance with no ``meta.mccp.validation`` (as Phase 2 built it)."""
+    mccp = inst.meta.get("mccp")
+    if not isinstance(mccp, dict) or "validation" not in mccp:
+        return inst
+    rest = {k: v for k, v in mccp.items() if k != "validation"}
+    return inst.model_copy(update={"meta": {**inst.meta, "mccp": rest}})
+
+
+def instance_hash(inst: Instance) -> str:
+    """What a physician reviewed: the instance without its validation mark (a decision stored with
+    it is reapplied only while the instance is unchanged)."""
+    return stable_hash(without_validation(inst).model_dump(mode="json"))
+
+
+def with_decision(inst: Instance, decision: Decision) -> Instance:
+    base = without_validation(inst)
+    mark = {"decision": decision.decision, "note": decision.note}
+    mccp = {**(base.meta.get("mccp") or {}), "validation": mark}
+    return base.model_copy(update={"meta": {**base.meta, "mccp": mccp}})
+
+
+def apply_decisions(instances: Sequence[Instance], decisions: Mapping[str, Decision]
+                    ) -> tuple[list[Instance], list[Instance]]:
+    """``(kept, rejected)`` in input order: decided instances marked in ``meta.mccp.validation``,
+    rejected ones split off; an instance the sheet does not decide loses any earlier mark."""
+    kept: list[Instance] = []
+    rejected: list[Instance] = []
+    for inst in instances:
+        d = decisions.get(inst.id)
+        if d is None:
+            kept.append(without_validation(inst))
+        elif d.decision == "reject":
+            rejected.append(with_decision(inst, d))
+        else:
+            kept.append(with_decision(inst, d))
+    return kept, rejected

@@ -41,8 +41,8 @@ DPI = 120
 ANCHOR_LABEL = "online physician"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _MODE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974")
-_POS_COLOUR = "#4C9A5B"
-_NEG_COLOUR = "#C8553D"
+POS_COLOUR = "#4C9A5B"
+NEG_COLOUR = "#C8553D"
 _ANCHOR_HATCH = "///"
 _LINESTYLES = ("-", "--", ":", "-.")
 
@@ -274,8 +274,8 @@ def decomposition_figure(board: pl.DataFrame, *, font: str | None = None) -> byt
                          descending=True, maintain_order=True)
             y = np.arange(df.height)
             h = 0.38
-            for offset, col, colour in ((-h / 2, "mean_pos_met", _POS_COLOUR),
-                                        (h / 2, "mean_neg_triggered", _NEG_COLOUR)):
+            for offset, col, colour in ((-h / 2, "mean_pos_met", POS_COLOUR),
+                                        (h / 2, "mean_neg_triggered", NEG_COLOUR)):
                 values = [_num(v) for v in df.get_column(col).to_list()]
                 for yi, v, anchor in zip(y, values, df.get_column("anchor").to_list(), strict=True):
                     if math.isnan(v):
@@ -293,8 +293,8 @@ def decomposition_figure(board: pl.DataFrame, *, font: str | None = None) -> byt
             title = _panel_key([("judge", judge), ("mode", mode)])
             ax.set_title(title if len(panels) > 1 else f"Criteria per case ({title})", loc="left")
         axes[-1].set_xlabel("criteria per case (mean)")
-        handles: list[Any] = [Patch(color=_POS_COLOUR, label="positive criteria met"),
-                              Patch(color=_NEG_COLOUR, label="negative criteria triggered")]
+        handles: list[Any] = [Patch(color=POS_COLOUR, label="positive criteria met"),
+                              Patch(color=NEG_COLOUR, label="negative criteria triggered")]
         if bool(board.get_column("anchor").any()):
             handles.append(Patch(facecolor="white", edgecolor="0.3", hatch=_ANCHOR_HATCH, label=ANCHOR_LABEL))
         fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False)

@@ -1,0 +1,490 @@
+"""``medrealmm rubric <action>``: Phase 3 from MCCP instances to approved benchmark cases.
+
+    generate  R(0) for every instance (resumes: cases that already have a rubric are skipped)
+    revise    apply the physicians' feedback (rubric.feedback=...): direct edits first, then the
+              LLM for free-text comments -> R(k+1); cases without feedback stop early
+    approve   mark rubrics approved (all drafts, or rubric.approve.ids) and export the benchmark
+    export    write the benchmark cases (approved ones; rubric.export.status=any for drafts)
+    sheets    the review sheets and feedback templates of the current round
+    lint      check the rubrics of any dataset (data=...)
+    report    counts and weights per round, feedback changes, lint findings
+
+Every action reads ``rubrics.jsonl`` under ``rubric.out_dir`` and writes it back atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
+from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
+
+log = logging.getLogger(__name__)
+
+ACTIONS = ("generate", "revise", "approve", "export", "sheets", "lint", "report")
+FINDINGS, DIFFS, CHANGES = "findings.jsonl", "diffs.jsonl", "changes.jsonl"
+BENCHMARK = "benchmark"
+
+
+class RubricFailed(RuntimeError):
+    """The action cannot run as configured (names the option or file to fix)."""
+
+
+# --- pieces shared by the actions --------------------------------------------------------------------
+
+def _rubric_cfg(cfg: dict[str, Any]) -> dict[str, Any]:
+    return dict(cfg.get("rubric") or {})
+
+
+def _out_dir(cfg: dict[str, Any]) -> Path:
+    return Path(str(_rubric_cfg(cfg)["out_dir"])).expanduser()
+
+
+def _lint_config(cfg: dict[str, Any]) -> Any:
+    from medrealmm.rubric.lint import LintConfig
+
+    return LintConfig.from_config(_rubric_cfg(cfg).get("lint") or {})
+
+
+def _findings(records: Sequence[RubricRecord], cfg: dict[str, Any]) -> list[Any]:
+    from medrealmm.rubric.lint import lint_rubric
+
+    conf = _lint_config(cfg)
+    out: list[Any] = []
+    for r in records:
+        if r.current is not None:
+            out += lint_rubric(r.criteria, case_id=r.id, y_orig=r.instance.y_orig, config=conf)
+    return out
+
+
+def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    tmp.replace(path)
+
+
+def _changes(records: Sequence[RubricRecord]) -> list[dict[str, Any]]:
+    """One row per direct feedback action, as recorded by ``revise`` in ``meta.feedback``."""
+    rows = []
+    for r in records:
+        for rnd, fb in sorted((r.meta.get("feedback") or {}).items(), key=lambda kv: int(kv[0])):
+            rows += [{"case_id": r.id, "round": int(rnd), **ch} for ch in fb.get("changes", [])]
+    return rows
+
+
+def _diffs(records: Sequence[RubricRecord]) -> list[dict[str, Any]]:
+    from medrealmm.rubric.feedback import history_diff
+
+    rows = []
+    for r in records:
+        for prev, cur in zip(r.versions, r.versions[1:], strict=False):
+            rows.append({"case_id": r.id, "round": cur.round, "source": cur.source,
+                         **history_diff(prev.criteria, cur.criteria)})
+    return rows
+
+
+def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheets_round: int | None = None,
+             sheet_ids: set[str] | None = None) -> dict[str, Any]:
+    """After every action: the records, lint findings, per-round diffs, feedback changes, the report
+    and (when asked) the review sheets of a round — all derived from ``rubrics.jsonl``."""
+    from medrealmm.rubric.report import write_rubric_report
+
+    out = _out_dir(cfg)
+    write_records(records, out)
+    findings = _findings(records, cfg)
+    _write_jsonl(out / FINDINGS, [f.as_dict() for f in findings])
+    _write_jsonl(out / DIFFS, _diffs(records))
+    changes = _changes(records)
+    _write_jsonl(out / CHANGES, changes)
+    r = _rubric_cfg(cfg)
+    if sheets_round is not None:
+        _sheets(records, cfg, findings, sheets_round, sheet_ids)
+    write_rubric_report(records, out / "report", findings=findings, changes=changes, font=r.get("font"),
+                        figures=bool(r.get("figures", True)))
+    errors = sum(f.severity == "error" for f in findings)
+    counts = {"records": len(records), "draft": sum(x.status == "draft" for x in records),
+              "approved": sum(x.status == APPROVED for x in records),
+              "failed": sum(x.status == "failed" for x in records),
+              "lint_errors": errors, "lint_warnings": len(findings) - errors}
+    (out / "counts.json").write_text(json.dumps(counts, indent=2), encoding="utf-8")
+    return counts
+
+
+def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequence[Any], rnd: int,
+            ids: set[str] | None) -> list[Path]:
+    from medrealmm.rubric.sheet import write_review_sheets
+
+    r = _rubric_cfg(cfg)
+    todo = [x for x in records if x.status == "draft" and x.round == rnd and (ids is None or x.id in ids)]
+    if not todo:
+        log.info("no draft rubric at round %d to review", rnd)
+        return []
+    root = _root(cfg)
+    paths = write_review_sheets(todo, _out_dir(cfg) / "review" / f"round_{rnd}", image_root=root,
+                                batch_size=int((r.get("review") or {}).get("batch_size", 50)), findings=findings,
+                                round=rnd)
+    log.info("review sheets of round %d for %d case(s): %s", rnd, len(todo), _out_dir(cfg) / "review" / f"round_{rnd}")
+    return paths
+
+
+def _root(cfg: dict[str, Any]) -> Path:
+    r = _rubric_cfg(cfg)
+    if not r.get("input"):
+        raise RubricFailed("rubric.input is not set: the instances.jsonl of `medrealmm mccp` (or its folder)")
+    return image_root(instances_file(r["input"]), r.get("image_root"))
+
+
+def _writer(cfg: dict[str, Any], pool: Any) -> tuple[Any, dict[str, Any]]:
+    from medrealmm.inference.base import Sampling
+    from medrealmm.rubric.writer import DEFAULT_TAGS, Bounds, RubricWriter
+
+    r = _rubric_cfg(cfg)
+    model = cfg["model"]
+    seed = int(cfg["run"]["seed"])
+    mode = r.get("mode") or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text")
+    root = _root(cfg)
+    backend = pool.get(model, cfg["backend"])
+    writer = RubricWriter(backend, image_bytes=lambda ref: (root / ref.path).read_bytes(), mode=mode,
+                          bounds=Bounds.from_config(r.get("lint")),
+                          sampling=Sampling.from_config(r.get("sampling"), seed=seed),
+                          max_retries=int(r.get("max_retries", 2)),
+                          retry_temperature=float(r.get("retry_temperature", 0.7)),
+                          chunk_size=int(r.get("chunk_size", 32)), structured=bool(r.get("structured", True)),
+                          chat_template_kwargs=dict(model.get("chat_template_kwargs") or {}), seed=seed,
+                          tags=tuple(r.get("tags") or DEFAULT_TAGS))
+    try:
+        describe = dict(backend.describe())
+    except Exception as e:  # noqa: BLE001  describing must never fail a run
+        describe = {"describe_error": type(e).__name__}
+    return writer, describe
+
+
+def _model_name(cfg: dict[str, Any]) -> str:
+    m = cfg["model"]
+    return str(m.get("name") or m.get("path") or "model")
+
+
+def _manifest(cfg: dict[str, Any], action: str, stats: dict[str, Any], engines: dict[str, Any] | None = None) -> None:
+    from medrealmm.manifest import build_manifest, write_json
+
+    out = _out_dir(cfg)
+    write_json(out / f"manifest_{action}.json", build_manifest(
+        config=cfg, dataset={"input": str(_rubric_cfg(cfg).get("input"))}, engines=engines or {}, stats=stats,
+        seeds={"run.seed": cfg["run"]["seed"]}))
+
+
+# --- actions -----------------------------------------------------------------------------------------
+
+def generate(cfg: dict[str, Any]) -> dict[str, Any]:
+    """R(0) for every instance without one; chunks of ``rubric.chunk_cases`` are saved as they finish."""
+    from tqdm import tqdm
+
+    from medrealmm.inference.engines import EnginePool
+
+    r = _rubric_cfg(cfg)
+    if not r.get("input"):
+        raise RubricFailed("rubric.input is not set: the instances.jsonl of `medrealmm mccp` (or its folder)")
+    instances = read_instances(r["input"])
+    records = {x.id: x for x in read_records(_out_dir(cfg))}
+    todo = [i for i in instances if i.id not in records or records[i.id].status == "failed"]
+    log.info("rubric generate: %d instance(s), %d already have a rubric, %d to write", len(instances),
+             len(instances) - len(todo), len(todo))
+    engines: dict[str, Any] = {}
+    stats: dict[str, Any] = {}
+    order = [i.id for i in instances] + [k for k in records if k not in {i.id for i in instances}]
+    if todo:
+        pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
+        try:
+            writer, engines["model"] = _writer(cfg, pool)
+            step = max(1, int(r.get("chunk_cases", 256)))
+            for k in tqdm(range(0, len(todo), step), desc="rubric generate", unit="chunk", disable=None):
+                batch = todo[k:k + step]
+                for inst, w in zip(batch, writer.generate(batch), strict=True):
+                    if w.criteria is None:
+                        records[inst.id] = RubricRecord(id=inst.id, instance=inst, status="failed", failure=w.error,
+                                                        meta={"attempts": w.attempts})
+                    else:
+                        v = RubricVersion(round=0, criteria=w.criteria, source="generated", model=_model_name(cfg))
+                        records[inst.id] = RubricRecord(id=inst.id, instance=inst, versions=(v,),
+                                                        meta={"attempts": w.attempts})
+                write_records([records[i] for i in order if i in records], _out_dir(cfg))
+            stats["writer"] = dict(writer.stats)
+        finally:
+            pool.close()
+    final = [records[i] for i in order if i in records]
+    counts = _refresh(final, cfg, sheets_round=0)
+    _manifest(cfg, "generate", {**counts, **stats}, engines)
+    log.info("rubric generate: %d draft, %d failed -> %s", counts["draft"], counts["failed"], _out_dir(cfg))
+    return counts
+
+
+def _feedback_hash(items: Sequence[Any]) -> str:
+    body = json.dumps([_as_dict(i) for i in items], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+def _as_dict(item: Any) -> dict[str, Any]:
+    if hasattr(item, "model_dump"):
+        return item.model_dump(mode="json")
+    from dataclasses import asdict, is_dataclass
+
+    return asdict(item) if is_dataclass(item) else dict(item)
+
+
+def _read_feedback(path: Path) -> dict[str, list[tuple[int | None, Any]]]:
+    """Feedback rows per case, each with the round its file is for: a template's name
+    (``feedback_<round>_<batch>.csv``) says the round, so a folder holding several rounds' files
+    applies each file to the rubric version it was written about only."""
+    import re
+
+    from medrealmm.rubric.feedback import read_feedback
+
+    files = sorted(p for p in path.rglob("*") if p.suffix in (".csv", ".jsonl")) if path.is_dir() else [path]
+    if not files:
+        raise RubricFailed(f"rubric.feedback: no .csv or .jsonl file in {path}")
+    merged: dict[str, list[tuple[int | None, Any]]] = {}
+    for f in files:
+        m = re.match(r"feedback_(\d+)_", f.name)
+        rnd = int(m.group(1)) if m else None
+        for cid, items in read_feedback(f).items():
+            merged.setdefault(cid, []).extend((rnd, i) for i in items)
+    return merged
+
+
+def _has_feedback(items: Sequence[Any]) -> bool:
+    """Rows that change something or say something; an untouched template (all keep, no comment) does not."""
+    return any(getattr(i, "action", "keep") != "keep" or (getattr(i, "comment", None) or "").strip() for i in items)
+
+
+def revise(cfg: dict[str, Any]) -> dict[str, Any]:
+    """R(k+1) for every draft with feedback at its current round k (< ``rubric.rounds``)."""
+    from medrealmm.inference.engines import EnginePool
+    from medrealmm.rubric.feedback import apply_feedback
+
+    r = _rubric_cfg(cfg)
+    if not r.get("feedback"):
+        raise RubricFailed("rubric.feedback is not set: the filled feedback CSV/JSONL file (or a folder of them)")
+    fb_path = Path(str(r["feedback"])).expanduser()
+    if not fb_path.exists():
+        raise RubricFailed(f"rubric.feedback {fb_path} does not exist")
+    records = read_records(_out_dir(cfg))
+    if not records:
+        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
+    feedback = _read_feedback(fb_path)
+    by_id = {x.id: x for x in records}
+    unknown = sorted(set(feedback) - set(by_id))
+    if unknown:
+        raise RubricFailed(f"rubric.feedback {fb_path}: {len(unknown)} case id(s) have no rubric here, "
+                           f"e.g. {unknown[0]!r}")
+    max_rounds = int(r.get("rounds", 3))
+    jobs: list[tuple[RubricRecord, Any, str]] = []
+    updated: dict[str, RubricRecord] = {}
+    stats = {"with_feedback": 0, "early_stop": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
+             "already_applied": 0, "not_draft": 0}
+    for rec in records:
+        items = [i for rnd, i in feedback.get(rec.id, []) if rnd is None or rnd == rec.round]
+        if rec.status != "draft" or rec.current is None:
+            stats["not_draft"] += bool(items)
+            continue
+        if not _has_feedback(items):
+            stats["early_stop"] += 1
+            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "converged_round": rec.round}})
+            continue
+        h = _feedback_hash(items)
+        if (rec.meta.get("feedback") or {}).get(str(rec.round + 1), {}).get("hash") == h or any(
+                fb.get("hash") == h for fb in (rec.meta.get("feedback") or {}).values()):
+            stats["already_applied"] += 1
+            continue
+        if rec.round >= max_rounds:
+            stats["at_max_round"] += 1
+            log.warning("case %s is at round %d = rubric.rounds: feedback not applied (raise rubric.rounds)",
+                        rec.id, rec.round)
+            continue
+        stats["with_feedback"] += 1
+        used = sorted({c.id for v in rec.versions for c in v.criteria})
+        res = apply_feedback(rec.criteria, items, case_id=rec.id, used_ids=used)
+        jobs.append((rec, res, h))
+    llm_jobs = [(rec, res, h) for rec, res, h in jobs if res.needs_revision]
+    written: dict[str, Any] = {}
+    engines: dict[str, Any] = {}
+    if llm_jobs:
+        pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
+        try:
+            writer, engines["model"] = _writer(cfg, pool)
+            outs = writer.revise([(rec.instance, res.criteria, res.comments,
+                                   sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria}))
+                                  for rec, res, _ in llm_jobs])
+            written = {rec.id: w for (rec, _, _), w in zip(llm_jobs, outs, strict=True)}
+            stats["writer"] = dict(writer.stats)
+        finally:
+            pool.close()
+    for rec, res, h in jobs:
+        nxt = rec.round + 1
+        w = written.get(rec.id)
+        fb_meta = {"hash": h, "changes": [_change_row(c) for c in res.changes], "comments": len(res.comments)}
+        if w is None:
+            stats["direct_only"] += 1
+            v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback")
+        elif w.criteria is None:
+            stats["llm_failed"] += 1
+            fb_meta["llm_error"] = w.error
+            v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback",
+                              note=f"LLM revision failed ({w.error}): the comments are not addressed yet")
+        else:
+            stats["llm"] += 1
+            v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg))
+        meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
+        meta.pop("converged_round", None)
+        updated[rec.id] = rec.with_version(v).model_copy(update={"meta": meta})
+    final = [updated.get(x.id, x) for x in records]
+    changed = {rec.id for rec, _, _ in jobs}
+    rounds = sorted({updated[i].round for i in changed})
+    counts = _refresh(final, cfg)
+    for rnd in rounds:
+        _sheets(final, cfg, _findings(final, cfg), rnd, changed)
+    _manifest(cfg, "revise", {**counts, **stats}, engines)
+    log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
+             "%d without feedback stop here, %d at the round limit, %d already applied", stats["with_feedback"],
+             stats["direct_only"], stats["llm"], stats["llm_failed"], stats["early_stop"], stats["at_max_round"],
+             stats["already_applied"])
+    if stats["llm_failed"]:
+        log.warning("rubric revise: %d case(s) kept the direct edits only (the LLM gave no valid rubric); "
+                    "their comments are listed in the next review sheet", stats["llm_failed"])
+    return {**counts, **stats}
+
+
+def _change_row(change: Any) -> dict[str, Any]:
+    return {"criterion_id": getattr(change, "criterion_id", None), "action": getattr(change, "action", None)}
+
+
+def approve(cfg: dict[str, Any]) -> dict[str, Any]:
+    """Mark drafts approved: all of them, or ``rubric.approve.ids``; lint errors block unless allowed."""
+    from medrealmm.rubric.lint import lint_rubric
+
+    r = _rubric_cfg(cfg)
+    a = dict(r.get("approve") or {})
+    records = read_records(_out_dir(cfg))
+    if not records:
+        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
+    ids = a.get("ids")
+    wanted = None if ids is None else ({str(ids)} if isinstance(ids, (str, int)) else {str(i) for i in ids})
+    if wanted is not None:
+        missing = sorted(wanted - {x.id for x in records})
+        if missing:
+            raise RubricFailed(f"rubric.approve.ids: {len(missing)} id(s) have no rubric, e.g. {missing[0]!r}")
+    conf = _lint_config(cfg)
+    allow = bool(a.get("allow_lint_errors", False))
+    out, approved, blocked = [], 0, []
+    for rec in records:
+        if rec.status != "draft" or (wanted is not None and rec.id not in wanted):
+            out.append(rec)
+            continue
+        errors = [f for f in lint_rubric(rec.criteria, case_id=rec.id, y_orig=rec.instance.y_orig, config=conf)
+                  if f.severity == "error"]
+        if errors and not allow:
+            blocked.append((rec.id, sorted({f.rule for f in errors})))
+            out.append(rec)
+            continue
+        approved += 1
+        out.append(rec.model_copy(update={"status": APPROVED, "meta": {**rec.meta, "approved_round": rec.round}}))
+    for cid, rules in blocked[:10]:
+        log.warning("case %s not approved: lint errors %s (fix them in a feedback round, or "
+                    "rubric.approve.allow_lint_errors=true)", cid, ", ".join(rules))
+    counts = _refresh(out, cfg)
+    log.info("rubric approve: %d approved now, %d blocked by lint errors; %d approved in all", approved, len(blocked),
+             counts["approved"])
+    exported = export(cfg, records=out)
+    _manifest(cfg, "approve", {**counts, "approved_now": approved, "blocked": len(blocked), **exported})
+    return {**counts, "approved_now": approved, "blocked": len(blocked), **exported}
+
+
+def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None) -> dict[str, Any]:
+    """The benchmark: ``<out_dir>/benchmark/cases.jsonl`` + images, ready for ``data=jsonl``. Each case
+    carries ``meta.rubric`` (status, round, hash) — the evaluation core refuses non-approved ones
+    unless ``data.require_approved_rubric=false``."""
+    from medrealmm.mccp.instances import to_case
+    from medrealmm.schema import stable_hash
+
+    r = _rubric_cfg(cfg)
+    which = str((r.get("export") or {}).get("status", "approved"))
+    if which not in ("approved", "any"):
+        raise RubricFailed(f"rubric.export.status must be 'approved' or 'any', not {which!r}")
+    records = list(records) if records is not None else read_records(_out_dir(cfg))
+    chosen = [x for x in records if x.current is not None and x.status != "failed"
+              and (which == "any" or x.status == APPROVED)]
+    out = _out_dir(cfg) / BENCHMARK
+    out.mkdir(parents=True, exist_ok=True)
+    root = _root(cfg)
+    lines, images = [], 0
+    for rec in chosen:
+        case = to_case(rec.instance, rec.criteria)
+        body = case.model_dump(mode="json", exclude={"turns": {"__all__": {"images": {"__all__": {"data"}}}}})
+        body["meta"] = {**body.get("meta", {}), "rubric": {
+            "status": rec.status, "round": rec.round,
+            "hash": stable_hash([c.model_dump(mode="json") for c in rec.criteria])}}
+        for t in case.turns:
+            for im in t.images:
+                src, dst = root / im.path, out / im.path
+                if not src.is_file():
+                    raise RubricFailed(f"case {rec.id!r}: image {im.path!r} not found under {root} "
+                                       "(set rubric.image_root)")
+                if src.resolve() != dst.resolve():
+                    dst.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(src, dst)
+                    images += 1
+        lines.append(body)
+    _write_jsonl(out / "cases.jsonl", lines)
+    log.info("rubric export: %d case(s) (%s) and %d image(s) -> %s  (evaluate with: medrealmm run data=jsonl "
+             "data.path=%s)", len(lines), which, images, out, out)
+    return {"exported": len(lines), "export_status": which}
+
+
+def sheets(cfg: dict[str, Any]) -> dict[str, Any]:
+    records = read_records(_out_dir(cfg))
+    rounds = sorted({x.round for x in records if x.status == "draft"})
+    findings = _findings(records, cfg)
+    n = sum(len(_sheets(records, cfg, findings, rnd, None)) for rnd in rounds)
+    return {"sheets": n, "rounds": rounds}
+
+
+def lint(cfg: dict[str, Any]) -> dict[str, Any]:
+    """The rubric lint over any dataset (``data=...``): findings.csv under ``rubric.out_dir/lint``."""
+    from medrealmm.data.loader import load_dataset
+    from medrealmm.rubric.lint import lint_cases
+
+    data = {**dict(cfg["data"]), "require_approved_rubric": False, "check_images": False}
+    ds = load_dataset(data)
+    table = lint_cases(ds.cases, config=_lint_config(cfg))
+    out = _out_dir(cfg) / "lint"
+    out.mkdir(parents=True, exist_ok=True)
+    table.write_csv(out / "findings.csv")
+    table.write_parquet(out / "findings.parquet")
+    by_rule = table.group_by(["rule", "severity"]).len().sort(["severity", "rule"]) if table.height else table
+    for row in by_rule.iter_rows(named=True) if table.height else []:
+        log.info("lint %-16s %-7s %d", row["rule"], row["severity"], row["len"])
+    n_err = table.filter(table["severity"] == "error").height if table.height else 0
+    log.info("rubric lint: %d case(s), %d finding(s) (%d errors) -> %s", len(ds.cases), table.height, n_err,
+             out / "findings.csv")
+    return {"cases": len(ds.cases), "findings": table.height, "errors": n_err}
+
+
+def report(cfg: dict[str, Any]) -> dict[str, Any]:
+    records = read_records(_out_dir(cfg))
+    if not records:
+        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
+    return _refresh(records, cfg)
+
+
+def run_rubric(action: str, cfg: dict[str, Any]) -> dict[str, Any]:
+    if action not in ACTIONS:
+        raise RubricFailed(f"unknown rubric action {action!r}: one of {', '.join(ACTIONS)}")
+    return {"generate": generate, "revise": revise, "approve": approve, "export": export, "sheets": sheets,
+            "lint": lint, "report": report}[action](cfg)
