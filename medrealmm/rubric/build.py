@@ -268,6 +268,7 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     """R(k+1) for every draft with feedback at its current round k (< ``rubric.rounds``)."""
     from medrealmm.inference.engines import EnginePool
     from medrealmm.rubric.feedback import apply_feedback
+    from medrealmm.rubric.writer import RevisionJob
 
     r = _rubric_cfg(cfg)
     if not r.get("feedback"):
@@ -319,9 +320,11 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
         try:
             writer, engines["model"] = _writer(cfg, pool)
-            outs = writer.revise([(rec.instance, res.criteria, res.comments,
-                                   sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria}))
-                                  for rec, res, _ in llm_jobs])
+            outs = writer.revise([RevisionJob(
+                instance=rec.instance, current=tuple(res.criteria), comments=tuple(res.comments),
+                locked=tuple(dict.fromkeys(c.id for ch in res.changes for c in ch.after)),
+                used_ids=tuple(sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria})))
+                for rec, res, _ in llm_jobs])
             written = {rec.id: w for (rec, _, _), w in zip(llm_jobs, outs, strict=True)}
             stats["writer"] = dict(writer.stats)
         finally:
@@ -340,7 +343,9 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
                               note=f"LLM revision failed ({w.error}): the comments are not addressed yet")
         else:
             stats["llm"] += 1
-            v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg))
+            v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg),
+                              note=f"{w.restored} physician-set criteria restored after the LLM changed them"
+                              if w.restored else None)
         meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
         meta.pop("converged_round", None)
         updated[rec.id] = rec.with_version(v).model_copy(update={"meta": meta})

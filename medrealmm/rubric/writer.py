@@ -206,6 +206,40 @@ def rubric_block(criteria: Sequence[Criterion]) -> str:
                      for c in criteria)
 
 
+@dataclass(frozen=True)
+class RevisionJob:
+    """One case to revise: R(k) with the direct edits applied, the comments to address, the ids the
+    physicians set directly (kept as they are), and every id used in the case's history."""
+
+    instance: Instance
+    current: tuple[Criterion, ...]
+    comments: tuple[tuple[str | None, str], ...]
+    locked: tuple[str, ...] = ()
+    used_ids: tuple[str, ...] = ()
+
+
+def keep_locked(revised: Sequence[Criterion], current: Sequence[Criterion],
+                locked: Sequence[str]) -> tuple[tuple[Criterion, ...], int]:
+    """``revised`` with every locked criterion exactly as in ``current`` (re-added at its place in
+    ``current`` order when the model dropped it); returns the criteria and how many were restored."""
+    fixed = {c.id: c for c in current if c.id in set(locked)}
+    out: list[Criterion] = []
+    restored = 0
+    for c in revised:
+        if c.id in fixed:
+            restored += c != fixed[c.id]
+            out.append(fixed.pop(c.id))
+        else:
+            out.append(c)
+    for c in current:                      # dropped by the model: back after its predecessor
+        if c.id in fixed:
+            restored += 1
+            ids = [x.id for x in out]
+            before = [x.id for x in current[: current.index(c)] if x.id in ids]
+            out.insert(ids.index(before[-1]) + 1 if before else 0, fixed.pop(c.id))
+    return tuple(out), restored
+
+
 @dataclass
 class Written:
     """The writer's answer for one case: criteria, or ``None`` with the error code."""
@@ -213,6 +247,7 @@ class Written:
     criteria: tuple[Criterion, ...] | None
     attempts: int
     error: str | None = None
+    restored: int = 0                       # physician-set criteria put back after the model changed them
 
 
 class RubricWriter:
@@ -253,11 +288,13 @@ class RubricWriter:
         return [{"role": "system", "content": GENERATE_SYSTEM + self._rules() + _OUTPUT}, {"role": "user", "content": parts}]
 
     def revise_messages(self, inst: Instance, current: Sequence[Criterion],
-                        comments: Sequence[tuple[str | None, str]]) -> list[dict[str, Any]]:
+                        comments: Sequence[tuple[str | None, str]], locked: Sequence[str] = ()) -> list[dict[str, Any]]:
         notes = "\n".join(f"- {'关于 ' + cid if cid else '整体意见'}：{text}" for cid, text in comments)
+        fixed = (f"以下标准已由审稿医生直接修改，必须原样保留（id、内容和权重都不变）：{', '.join(locked)}\n\n"
+                 if locked else "")
         parts = [{"type": "text", "text": "问诊对话（截至需要医生回复的时刻）：\n"}, *self._dialogue(inst),
                  {"type": "text", "text": f"\n\n当前评分标准：\n{rubric_block(current)}\n\n审稿意见：\n{notes}\n\n"
-                                          "请输出修订后的完整评分标准。"}]
+                                          f"{fixed}请输出修订后的完整评分标准。"}]
         return [{"role": "system", "content": REVISE_SYSTEM + self._rules() + _REVISE_OUTPUT},
                 {"role": "user", "content": parts}]
 
@@ -294,17 +331,24 @@ class RubricWriter:
         self._log("generate", written)
         return written
 
-    def revise(self, jobs: Sequence[tuple[Instance, Sequence[Criterion], Sequence[tuple[str | None, str]],
-                                          Sequence[str]]]) -> list[Written]:
-        """R(k+1) per ``(instance, current criteria, comments, ids used in its history)``."""
-        items = [(stable_hash(["revise", inst.id, [c.model_dump(mode="json") for c in cur], list(notes), self.mode]),
-                  self._messages_or_none(lambda inst=inst, cur=cur, notes=notes: self.revise_messages(inst, cur, notes)))
-                 for inst, cur, notes, _ in jobs]
+    def revise(self, jobs: Sequence[RevisionJob]) -> list[Written]:
+        """R(k+1) per job. The physicians' direct edits (``job.locked``) are final: the model is told
+        to keep them, and a revision that drops or alters one gets the physician's version back
+        (counted in ``stats["restored"]``)."""
+        items = [(stable_hash(["revise", j.instance.id, [c.model_dump(mode="json") for c in j.current],
+                               list(j.comments), list(j.locked), self.mode]),
+                  self._messages_or_none(lambda j=j: self.revise_messages(j.instance, j.current, j.comments, j.locked)))
+                 for j in jobs]
         outs = self._ask(items, with_ids=True, desc="rubric revise")
         written = []
-        for (_, cur, _, used), o in zip(jobs, outs, strict=True):
-            crit = number_criteria(o.value, keep_ids=[c.id for c in cur], used_ids=used) if o.value is not None else None
-            written.append(Written(crit, o.attempts, o.error))
+        for j, o in zip(jobs, outs, strict=True):
+            if o.value is None:
+                written.append(Written(None, o.attempts, o.error))
+                continue
+            crit = number_criteria(o.value, keep_ids=[c.id for c in j.current], used_ids=j.used_ids)
+            crit, restored = keep_locked(crit, j.current, j.locked)
+            self.stats["restored"] += restored
+            written.append(Written(crit, o.attempts, o.error, restored))
         self._log("revise", written)
         return written
 

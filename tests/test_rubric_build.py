@@ -1,0 +1,167 @@
+"""``medrealmm rubric`` actions that need no LLM: revise with direct edits only, early stop, the round
+limit, idempotent feedback, approval (lint errors block), export, and the evaluation core's
+requirement of an approved rubric."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from medrealmm.config import compose
+from medrealmm.data.loader import load_dataset, sample_dir
+from medrealmm.mccp.instances import Instance
+from medrealmm.rubric.build import RubricFailed, run_rubric
+from medrealmm.rubric.model import RubricRecord, RubricVersion
+from medrealmm.rubric.store import read_records, write_records
+from medrealmm.rubric.writer import keep_locked
+from medrealmm.schema import CaseError, Criterion
+
+try:
+    from tests.conftest import cli
+except ImportError:  # pytest run with tests/ (not the repo root) on sys.path
+    from conftest import cli  # type: ignore[no-redef]
+
+IDS = ("cardio-001", "derm-001", "endo-001")
+
+
+def _setup(tmp_path: Path) -> tuple[dict, Path]:
+    """Instances from the sample cases (rubric removed) and their sample rubrics imported as R(0)."""
+    src = sample_dir()
+    mccp = tmp_path / "mccp"
+    mccp.mkdir()
+    records, lines = [], []
+    for line in (src / "cases.jsonl").read_text(encoding="utf-8").splitlines():
+        raw = json.loads(line)
+        if raw["id"] not in IDS:
+            continue
+        rubric = [Criterion(**c) for c in raw.pop("rubric")]
+        raw["meta"] = {}
+        inst = Instance.model_validate(raw)
+        lines.append(inst.model_dump_json())
+        records.append(RubricRecord(id=inst.id, instance=inst,
+                                    versions=(RubricVersion(round=0, criteria=tuple(rubric), source="imported"),)))
+    (mccp / "instances.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (mccp / "counts.json").write_text(json.dumps({"dataset_root": str(src)}), encoding="utf-8")
+    out = tmp_path / "outputs"
+    cfg = compose([f"paths.outputs={out}", f"rubric.input={mccp / 'instances.jsonl'}", "rubric.figures=false"])
+    write_records(records, Path(cfg["rubric"]["out_dir"]))
+    return cfg, Path(cfg["rubric"]["out_dir"])
+
+
+def _feedback(path: Path, rows: list[str]) -> Path:
+    path.write_text("case_id,criterion_id,action,text,weight,comment\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _by_id(out: Path) -> dict[str, RubricRecord]:
+    return {r.id: r for r in read_records(out)}
+
+
+def test_direct_edits_make_round_one_exactly_and_other_cases_stop(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    before = _by_id(out)
+    fb = _feedback(tmp_path / "feedback_0_001.csv", [
+        "cardio-001,c2,delete,,,",
+        "cardio-001,c1,reweight,,4,",
+        "cardio-001,c3,split,建议完善动态心电图||说明需抗凝评估,4||3,",
+        "cardio-001,,add,询问是否有晕厥,2,",
+        "derm-001,c1,keep,,,",                   # an untouched template row: no feedback
+    ])
+    cfg["rubric"]["feedback"] = str(fb)
+    stats = run_rubric("revise", cfg)
+    assert stats["with_feedback"] == 1 and stats["direct_only"] == 1 and stats["llm"] == 0
+    assert stats["early_stop"] == 2                                   # derm-001 (keep only) and endo-001
+    after = _by_id(out)
+    old = {c.id: c for c in before["cardio-001"].criteria}
+    new = after["cardio-001"]
+    assert new.round == 1 and new.current.source == "feedback" and new.current.model is None
+    ids = [c.id for c in new.criteria]
+    assert "c2" not in ids and ids[:3] == ["c1", "c3.1", "c3.2"] and ids[-1] == f"c{len(old) + 1}"
+    assert {c.id: c.weight for c in new.criteria}["c1"] == 4
+    assert [c.text for c in new.criteria if c.id.startswith("c3.")] == ["建议完善动态心电图", "说明需抗凝评估"]
+    assert all(c == old[c.id] for c in new.criteria if c.id not in ("c1", "c3.1", "c3.2", ids[-1]))
+    assert after["derm-001"].round == 0 and after["derm-001"].meta["converged_round"] == 0
+    diffs = [json.loads(x) for x in (out / "diffs.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert diffs == [{"case_id": "cardio-001", "round": 1, "source": "feedback", "added": ["c3.1", "c3.2", ids[-1]],
+                      "removed": ["c2", "c3"], "changed": [{"id": "c1", "fields": ["weight"]}]}]
+    changes = [json.loads(x) for x in (out / "changes.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert sorted(c["action"] for c in changes) == ["add", "delete", "reweight", "split"]
+    assert (out / "review" / "round_1").is_dir() and (out / "report" / "rubric_report.md").is_file()
+
+    again = run_rubric("revise", cfg)                                 # the same file twice: applied once
+    assert again["already_applied"] == 0 and again["with_feedback"] == 0   # round-0 file, case now at round 1
+    assert _by_id(out)["cardio-001"].versions == new.versions
+
+
+def test_feedback_for_a_later_round_and_the_round_limit(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    cfg["rubric"]["rounds"] = 1
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "a.csv", ["endo-001,c1,reweight,,3,"]))
+    assert run_rubric("revise", cfg)["direct_only"] == 1
+    assert run_rubric("revise", cfg)["already_applied"] == 1          # no round hint: same rows, not again
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "b.csv", ["endo-001,c1,reweight,,5,"]))
+    assert run_rubric("revise", cfg)["at_max_round"] == 1
+    assert _by_id(out)["endo-001"].round == 1
+
+
+def test_bad_feedback_names_the_problem_and_changes_nothing(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    before = (out / "rubrics.jsonl").read_bytes()
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "f.csv", ["cardio-001,c99,delete,,,"]))
+    with pytest.raises(ValueError, match="c99"):
+        run_rubric("revise", cfg)
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "g.csv", ["nope-1,c1,delete,,,"]))
+    with pytest.raises(RubricFailed, match="nope-1"):
+        run_rubric("revise", cfg)
+    assert (out / "rubrics.jsonl").read_bytes() == before
+
+
+def test_approve_blocks_lint_errors_exports_and_the_core_requires_approval(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    records = read_records(out)
+    bad = records[2]                                                  # endo-001 with only two criteria
+    two = RubricVersion(round=1, criteria=bad.criteria[:2], source="feedback")
+    write_records([*records[:2], bad.with_version(two)], out)
+    stats = run_rubric("approve", cfg)
+    assert stats["approved_now"] == 2 and stats["blocked"] == 1 and stats["exported"] == 2
+    bench = out / "benchmark"
+    cases = [json.loads(x) for x in (bench / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [c["id"] for c in cases] == ["cardio-001", "derm-001"]
+    assert all(c["meta"]["rubric"]["status"] == "approved" for c in cases)
+    assert all((bench / im["path"]).is_file() for c in cases for t in c["turns"] for im in t["images"])
+    ds = load_dataset({"name": "x", "format": "jsonl", "path": str(bench), "strict": True})
+    assert len(ds.cases) == 2
+
+    cfg["rubric"]["export"]["status"] = "any"                        # research use: drafts exported as drafts
+    assert run_rubric("export", cfg)["exported"] == 3
+    with pytest.raises(CaseError, match="meta.rubric.status"):
+        load_dataset({"name": "x", "format": "jsonl", "path": str(bench), "strict": True})
+    ds = load_dataset({"name": "x", "format": "jsonl", "path": str(bench), "require_approved_rubric": False})
+    assert len(ds.cases) == 3 and not ds.errors
+
+
+def test_keep_locked_restores_physician_criteria() -> None:
+    cur = (Criterion(id="c1", text="甲", weight=3), Criterion(id="c2", text="乙", weight=2),
+           Criterion(id="c3", text="丙", weight=-4))
+    revised = (Criterion(id="c1", text="甲改", weight=5), Criterion(id="c4", text="丁", weight=2))
+    out, n = keep_locked(revised, cur, ["c2", "c1"])
+    assert [c.id for c in out] == ["c1", "c2", "c4"] and out[0] == cur[0] and out[1] == cur[1] and n == 2
+    assert keep_locked(cur, cur, ["c1"]) == (cur, 0)
+
+
+def test_cli_actions_fail_clearly(tmp_path: Path) -> None:
+    r = cli(["rubric", "revise", f"paths.outputs={tmp_path}"], cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "rubric.feedback is not set" in r.stderr
+    r = cli(["rubric"], cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "usage: medrealmm rubric" in r.stderr
+    r = cli(["rubric", "approve", f"paths.outputs={tmp_path}"], cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "run `medrealmm rubric generate` first" in r.stderr
+
+
+def test_lint_any_dataset_from_the_cli(tmp_path: Path) -> None:
+    cli(["rubric", "lint", f"paths.outputs={tmp_path}"], cwd=tmp_path)
+    findings = (tmp_path / "rubric" / "sample" / "lint" / "findings.csv").read_text(encoding="utf-8")
+    assert findings.startswith("case_id,criterion_id,rule,severity,message")
+    assert ",error," not in findings                                  # the sample's rubrics pass the bounds
