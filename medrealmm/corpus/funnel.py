@@ -370,6 +370,8 @@ def recorded_stage(name: str, consultations: Iterable[Consultation], source: Sta
         present: set[str] | None = None
     else:
         rows, present = _removed_rows(source)
+        if present is not None:            # a case removed by either stage is accounted for, not "missing"
+            present |= {str(r["id"]) for r in rows}
         rows = [r for r in rows if (r.get("reason") == REVIEW_REASON) == (name == REVIEW)]
         removed = {str(r["id"]): str(r.get("reason") or name) for r in rows}
     res = StageResult(name, [])
@@ -562,22 +564,22 @@ def _llm_check(cfg: dict[str, Any], pool_box: list[Any]) -> LLMCheck | None:
     return check
 
 
-def deid_step(cfg: dict[str, Any], root: Path, work: Path) -> Callable[[list[Consultation]], StageResult]:
+def deid_step(cfg: dict[str, Any], root: Path, work: Path, *,
+              review: bool = True) -> Callable[[list[Consultation]], StageResult]:
     """Stage 4 inside the funnel: ``medrealmm deid`` (config ``deid.*``) on the consultations that
     reached it; the kept ones come back *masked*. The results are reused while the input and the
     deid config are unchanged, so reviewer decisions applied with ``medrealmm deid-review
     deid.out_dir=<work>/output`` survive a rerun of the funnel (which then records them as ``review``)."""
     import hashlib
+    import shutil
 
     def step(items: list[Consultation]) -> StageResult:
         from medrealmm.deid.build import run_deid
 
         stage_in, stage_out = work / "input", work / "output"
-        stage_in.mkdir(parents=True, exist_ok=True)
-        _write_lines(stage_in / OUT_KEPT, (json.dumps(c.model_dump(mode="json"), ensure_ascii=False) for c in items))
+        body = "".join(json.dumps(c.model_dump(mode="json"), ensure_ascii=False) + "\n" for c in items)
         d = {k: v for k, v in cfg["deid"].items() if k not in ("input", "out_dir", "review")}
-        stamp = hashlib.sha256((stage_in / OUT_KEPT).read_bytes()
-                               + json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()
+        stamp = hashlib.sha256(body.encode() + json.dumps(d, sort_keys=True, default=str).encode()).hexdigest()
         stamp_file = stage_out / "funnel_input.sha256"
         if (stage_out / "cases.jsonl").is_file() and stamp_file.is_file() and stamp_file.read_text().strip() == stamp:
             log.info("funnel deid: reusing %s (same input and deid config; reviewer decisions kept)", stage_out)
@@ -586,13 +588,15 @@ def deid_step(cfg: dict[str, Any], root: Path, work: Path) -> Callable[[list[Con
                     encoding="utf-8"):
                 log.warning("funnel deid: the input or deid config changed, so %s is rebuilt and earlier reviewer "
                             "decisions there no longer apply: review again", stage_out)
-            copy_images(items, root, stage_in)       # unmasked copies: removed again right after the stage
+            # the stage's input: unmasked copies that exist only while it runs
+            stage_in.mkdir(parents=True, exist_ok=True)
+            _write_lines(stage_in / OUT_KEPT, body.splitlines())
             try:
+                copy_images(items, root, stage_in)
                 run_deid({**cfg, "deid": {**cfg["deid"], "input": str(stage_in / OUT_KEPT),
                                           "out_dir": str(stage_out)}})
             finally:
-                for e in {e.content for c in items for e in c.events if e.modality == "image"}:
-                    (stage_in / e).unlink(missing_ok=True)
+                shutil.rmtree(stage_in, ignore_errors=True)
             stamp_file.write_text(stamp + "\n")
         res = recorded_stage(DEID, items, stage_out)
         masked: dict[str, Consultation] = {}
@@ -601,7 +605,15 @@ def deid_step(cfg: dict[str, Any], root: Path, work: Path) -> Callable[[list[Con
                 if line.strip():
                     c = Consultation.model_validate_json(line)
                     masked[c.id] = c
-        return StageResult(DEID, [masked[c.id] for c in res.kept], res.dropped, res.skipped)
+        kept, dropped = [], list(res.dropped)
+        for c in res.kept:
+            if c.id in masked:
+                kept.append(masked[c.id])
+            elif review:       # rejected by a reviewer: the review stage right after drops it
+                kept.append(c)
+            else:
+                dropped.append((c.id, REVIEW_REASON))
+        return StageResult(DEID, kept, dropped, res.skipped)
 
     return step
 
@@ -625,7 +637,7 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     review: StageHook | None = deid_dir if deid_dir and corpus.get("record_review", True) else None
     image_root = src.parent
     if in_funnel:
-        deid = deid_step(cfg, src.parent, out_dir / "deid")
+        deid = deid_step(cfg, src.parent, out_dir / "deid", review=bool(corpus.get("record_review", True)))
         review = out_dir / "deid" / "output" if corpus.get("record_review", True) else None
         image_root = out_dir / "deid" / "output"
     pools: list[Any] = []
@@ -636,6 +648,12 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     finally:
         for pool in pools:
             pool.close()
+    if in_funnel:                           # nothing unmasked may reach the output
+        with (out_dir / "deid" / "output" / "cases.jsonl").open(encoding="utf-8") as f:
+            masked_ids = {json.loads(line)["id"] for line in f if line.strip()}
+        leaked = [c.id for c in result.kept if c.id not in masked_ids]
+        if leaked:
+            raise RuntimeError(f"funnel: {len(leaked)} kept consultation(s) are not in the de-identified output")
     out = write_funnel(result, out_dir)
     copy_images(result.kept, image_root, Path(out))
     from medrealmm.corpus.funnel_report import write_report

@@ -36,6 +36,8 @@ REASONS = {
     "other": "not a usable consultation",
 }
 
+UNREADABLE = "no readable answer from the model (on_failure=drop)"
+
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"keep": {"type": "integer", "enum": [0, 1]},
@@ -108,18 +110,20 @@ class DialogueQualityJudge:
                            chat_template_kwargs=self.chat_template_kwargs, stats=self.stats,
                            desc="dialogue quality check")
         reasons: list[str | None] = []
+        unreadable = 0
         for o in outs:
             if o.value is None:
-                self.stats["unreadable"] += 1
-                reasons.append("no readable answer from the LLM check" if self.on_failure == "drop" else None)
+                unreadable += 1
+                reasons.append(UNREADABLE if self.on_failure == "drop" else None)
             elif o.value[0]:
                 reasons.append(None)
             else:
                 self.stats[f"drop_{o.value[1]}"] += 1
                 reasons.append(REASONS[o.value[1]])
-        if self.stats["unreadable"]:
+        self.stats["unreadable"] += unreadable
+        if unreadable:
             log.warning("dialogue quality check: %d consultation(s) got no readable answer after %d attempts; "
-                        "%s (corpus.dialogue_quality.llm.on_failure)", self.stats["unreadable"], self.max_retries + 1,
+                        "%s (corpus.dialogue_quality.llm.on_failure)", unreadable, self.max_retries + 1,
                         "dropped" if self.on_failure == "drop" else "kept")
         log.info("dialogue quality check: %d consultation(s), %d dropped", len(consultations),
                  sum(r is not None for r in reasons))
