@@ -91,7 +91,7 @@ def test_direct_edits_make_round_one_exactly_and_other_cases_stop(tmp_path: Path
     assert (out / "review" / "round_1").is_dir() and (out / "report" / "rubric_report.md").is_file()
 
     again = run_rubric("revise", cfg)                                 # the same file twice: applied once
-    assert again["already_applied"] == 0 and again["with_feedback"] == 0   # round-0 file, case now at round 1
+    assert again["other_round"] == 1 and again["with_feedback"] == 0    # a round-0 file, the case is at round 1
     assert _by_id(out)["cardio-001"].versions == new.versions
 
 

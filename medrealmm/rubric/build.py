@@ -289,9 +289,13 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     jobs: list[tuple[RubricRecord, Any, str]] = []
     updated: dict[str, RubricRecord] = {}
     stats = {"with_feedback": 0, "early_stop": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
-             "already_applied": 0, "not_draft": 0}
+             "already_applied": 0, "not_draft": 0, "other_round": 0}
     for rec in records:
-        items = [i for rnd, i in feedback.get(rec.id, []) if rnd is None or rnd == rec.round]
+        rows = feedback.get(rec.id, [])
+        items = [i for rnd, i in rows if rnd is None or rnd == rec.round]
+        if rows and not items:              # files of another round (usually one already applied)
+            stats["other_round"] += 1
+            continue
         if rec.status != "draft" or rec.current is None:
             stats["not_draft"] += bool(items)
             continue
@@ -357,9 +361,9 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         _sheets(final, cfg, _findings(final, cfg), rnd, changed)
     _manifest(cfg, "revise", {**counts, **stats}, engines)
     log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
-             "%d without feedback stop here, %d at the round limit, %d already applied", stats["with_feedback"],
-             stats["direct_only"], stats["llm"], stats["llm_failed"], stats["early_stop"], stats["at_max_round"],
-             stats["already_applied"])
+             "%d without feedback stop here, %d at the round limit, %d already applied, %d with feedback for another "
+             "round only", stats["with_feedback"], stats["direct_only"], stats["llm"], stats["llm_failed"],
+             stats["early_stop"], stats["at_max_round"], stats["already_applied"], stats["other_round"])
     if stats["llm_failed"]:
         log.warning("rubric revise: %d case(s) kept the direct edits only (the LLM gave no valid rubric); "
                     "their comments are listed in the next review sheet", stats["llm_failed"])

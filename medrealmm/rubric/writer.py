@@ -82,9 +82,12 @@ class Bounds:
     def from_config(cls, cfg: dict[str, Any] | None) -> Bounds:
         c = dict(cfg or {})
 
-        def pair(key: str, lo: int, hi: int) -> tuple[int, int]:
+        def pair(key: str, lo: int, hi: int) -> tuple[int | None, int | None]:
+            """``[lo, hi]`` from config; ``None`` on a side means unbounded (as in the lint)."""
             v = c.get(key)
-            return (int(v[0]), int(v[1])) if v else (lo, hi)
+            if not v:
+                return lo, hi
+            return (None if v[0] is None else int(v[0])), (None if v[1] is None else int(v[1]))
 
         n = pair("n_criteria", 3, 19)
         p = pair("n_positive", 2, 17)
@@ -94,12 +97,13 @@ class Bounds:
         return cls(n[0] or 0, n[1] or 99, p[0] or 0, p[1] or 99, g[0] or 0, g[1] or 99, max(abs(lo), abs(hi)))
 
 
-def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False) -> dict[str, Any]:
+def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False,
+                    tags: Sequence[str] = DEFAULT_TAGS) -> dict[str, Any]:
     item: dict[str, Any] = {
         "type": "object",
         "properties": {"text": {"type": "string", "minLength": 2, "maxLength": 300},
                        "weight": {"type": "integer", "minimum": -bounds.max_weight, "maximum": bounds.max_weight},
-                       "tags": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 4}},
+                       "tags": {"type": "array", "items": {"type": "string", "enum": list(tags)}, "maxItems": 4}},
         "required": ["text", "weight", "tags"],
         "additionalProperties": False,
     }
@@ -167,18 +171,25 @@ def _criteria_of(value: Any, max_weight: int) -> tuple[Proposed, ...] | None:
     return tuple(out)
 
 
-def parse_criteria(text: str | None, *, max_weight: int = 10) -> tuple[Proposed, ...] | None:
+def parse_criteria(text: str | None, *, max_weight: int = 10,
+                   tags: Sequence[str] | None = None) -> tuple[Proposed, ...] | None:
     """The criteria of a model's answer, or ``None`` when there is no valid list to read.
 
     Valid: a non-empty list of ``{text, weight, tags}`` with non-zero integer weights within
     ``±max_weight`` and at least one positive weight. One bad item invalidates the answer (a rubric
     with a silently dropped criterion would be a different rubric). When several JSON values are
-    present, the last valid one wins (an echoed example must not decide)."""
+    present, the last valid one wins (an echoed example must not decide). Tags outside ``tags``
+    (when given) are dropped: a tag is a label for breakdowns, not part of the requirement."""
     if not text:
         return None
     reply, _ = split_reasoning(text)
     found = [c for v in _json_values(reply or "") if (c := _criteria_of(v, max_weight)) is not None]
-    return found[-1] if found else None
+    if not found:
+        return None
+    if tags is None:
+        return found[-1]
+    allowed = set(tags)
+    return tuple(Proposed(p.text, p.weight, tuple(t for t in p.tags if t in allowed), p.id) for p in found[-1])
 
 
 def number_criteria(proposed: Sequence[Proposed], *, keep_ids: Sequence[str] = (),
@@ -303,9 +314,10 @@ class RubricWriter:
              desc: str) -> list[Outcome]:
         ok = [k for k, (_, m) in enumerate(items) if m is not None]
         outs = ask_batched(self.backend, [items[k] for k in ok],  # type: ignore[misc]
-                           parse=lambda t: parse_criteria(t, max_weight=self.bounds.max_weight),
+                           parse=lambda t: parse_criteria(t, max_weight=self.bounds.max_weight, tags=self.tags),
                            sampling=self.sampling,
-                           json_schema=criteria_schema(self.bounds, with_ids=with_ids) if self.structured else None,
+                           json_schema=criteria_schema(self.bounds, with_ids=with_ids, tags=self.tags)
+                           if self.structured else None,
                            max_retries=self.max_retries, retry_temperature=self.retry_temperature,
                            chunk_size=self.chunk_size, seed=self.seed, chat_template_kwargs=self.chat_template_kwargs,
                            stats=self.stats, desc=desc)
