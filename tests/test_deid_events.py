@@ -21,9 +21,11 @@ from medrealmm.deid.removal import RemovalRule
 
 try:
     from tests.conftest import cli
+    from tests.test_deid_records import write_records
     from tests.test_deid_stage import HOSPITAL, ID, NAME, PHONE, report_image
 except ImportError:  # pytest run with tests/ (not the repo root) on sys.path
     from conftest import cli  # type: ignore[no-redef]
+    from test_deid_records import write_records  # type: ignore[no-redef]
     from test_deid_stage import HOSPITAL, ID, NAME, PHONE, report_image  # type: ignore[no-redef]
 
 DOCTOR, DOCTOR_PHONE, USER_ID = "李秀英", "13587654321", "wx_user_88231"
@@ -207,15 +209,6 @@ def test_review_sheets_and_decisions_on_events(events_run, tmp_path: Path) -> No
 
 
 # --- reading event records, without running the stage ------------------------------------------------
-
-def write_records(folder: Path, rows: list[dict]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "images").mkdir(exist_ok=True)
-    Image.new("RGB", (100, 50), "white").save(folder / "images" / "a.jpg")
-    path = folder / "cases.jsonl"
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
-
 
 def test_event_record_is_whitelisted_and_has_event_slots(tmp_path: Path) -> None:
     path = write_records(tmp_path, [{

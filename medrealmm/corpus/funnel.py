@@ -57,6 +57,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.config import plain
 from medrealmm.corpus.schema import Consultation
 from medrealmm.data.loader import subset_key
 from medrealmm.schema import CaseError
@@ -113,19 +114,9 @@ class FunnelResult:
 # config helpers
 
 
-def _plain(cfg: Any) -> Any:
-    try:
-        from omegaconf import DictConfig, ListConfig, OmegaConf
-    except ImportError:  # pragma: no cover
-        return cfg
-    if isinstance(cfg, (DictConfig, ListConfig)):
-        return OmegaConf.to_container(cfg, resolve=True)
-    return cfg
-
-
 def _section(cfg: Mapping[str, Any] | None, name: str) -> dict[str, Any]:
     """The stage's section from the corpus config, or ``cfg`` itself when it is already a section."""
-    cfg = _plain(cfg) or {}
+    cfg = plain(cfg) or {}
     if name in cfg and isinstance(cfg[name], Mapping):
         return dict(cfg[name])
     return {k: v for k, v in cfg.items() if k not in STAGES}
@@ -410,7 +401,7 @@ def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: Mapping[s
                deid: StageHook | None = None, review: StageHook | None = None,
                llm_check: LLMCheck | None = None) -> FunnelResult:
     """Run the stages in order; CaseErrors in the input are set aside in ``errors``."""
-    cfg = _plain(cfg) or {}
+    cfg = plain(cfg) or {}
     items: list[Consultation] = []
     errors: list[CaseError] = []
     seen: set[str] = set()

@@ -32,6 +32,7 @@ from medrealmm.deid.text_rules import RuleDetector, generic_hospital_phrase, loo
 from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, Outcome, ask_batched  # noqa: F401 (re-exported)
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
+from medrealmm.judge.parse import json_values
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
@@ -126,18 +127,6 @@ class ParsedAnswer:
     malformed: int = 0                            # list entries that were not {"text", "category"} objects
 
 
-def _json_values(text: str):
-    """Every JSON object or array that starts at some ``{`` or ``[`` of the text."""
-    decoder = json.JSONDecoder(strict=False)
-    for i, ch in enumerate(text):
-        if ch in "{[":
-            try:
-                value, _ = decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
-                continue
-            yield value
-
-
 def _answer_of(value: Any) -> ParsedAnswer | None:
     entries = None
     if isinstance(value, dict):
@@ -181,7 +170,7 @@ def parse_identifiers(text: str | None) -> ParsedAnswer | None:
             found = None
         if found is not None:
             return found
-    answers = [a for v in _json_values(reply) if (a := _answer_of(v)) is not None]
+    answers = [a for v in json_values(reply) if (a := _answer_of(v)) is not None]
     return answers[-1] if answers else None
 
 

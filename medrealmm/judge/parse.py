@@ -39,17 +39,22 @@ def _truth(value: object) -> bool | None:
     return None
 
 
-def _json_objects(text: str):
-    """Every JSON object that starts at some ``{`` of the text (nested ones included)."""
+def json_values(text: str, starts: str = "{["):
+    """Every JSON value that starts at some character of ``starts`` in the text (nested ones
+    included): how every structured answer here is read out of prose, fences or reasoning."""
     decoder = json.JSONDecoder(strict=False)
     for i, ch in enumerate(text):
-        if ch == "{":
+        if ch in starts:
             try:
-                obj, _ = decoder.raw_decode(text, i)
+                value, _ = decoder.raw_decode(text, i)
             except json.JSONDecodeError:
                 continue
-            if isinstance(obj, dict):
-                yield obj
+            yield value
+
+
+def json_objects(text: str):
+    """Every JSON object that starts at some ``{`` of the text (nested ones included)."""
+    return (v for v in json_values(text, "{") if isinstance(v, dict))
 
 
 def _verdict_of(obj: dict) -> ParsedVerdict | None:
@@ -67,7 +72,7 @@ def parse_verdict(text: str | None) -> ParsedVerdict | None:
         return None
     reply, _ = split_reasoning(text)
     reply = reply or ""
-    found = [v for obj in _json_objects(reply) if (v := _verdict_of(obj)) is not None]
+    found = [v for obj in json_objects(reply) if (v := _verdict_of(obj)) is not None]
     if not found:
         loose = {_truth(m.group(1)) for m in _LOOSE.finditer(reply)} - {None}
         return ParsedVerdict(loose.pop(), "") if len(loose) == 1 else None

@@ -22,7 +22,7 @@ from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, Outcome, ask_batc
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.prompts import data_url
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import _json_objects, _truth
+from medrealmm.judge.parse import _truth, json_objects
 from medrealmm.mccp.select import AgentScore
 from medrealmm.schema import stable_hash
 
@@ -109,7 +109,7 @@ def parse_agent_output(text: str | None) -> AgentScore | None:
     if not text:
         return None
     reply, _ = split_reasoning(text)
-    found = [s for obj in _json_objects(reply or "") if (s := _agent_score_of(obj)) is not None]
+    found = [s for obj in json_objects(reply or "") if (s := _agent_score_of(obj)) is not None]
     if not found or len({s.label for s in found}) > 1:
         return None
     return found[-1]

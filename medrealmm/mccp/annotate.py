@@ -17,7 +17,7 @@ from typing import Any
 from medrealmm.inference.ask import ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import _json_objects
+from medrealmm.judge.parse import json_objects
 from medrealmm.mccp.instances import Instance
 from medrealmm.schema import stable_hash
 
@@ -68,7 +68,7 @@ def parse_label(text: str | None, labels: Sequence[str]) -> str | None:
     reply, _ = split_reasoning(text)
     reply = reply or ""
     found = []
-    for obj in _json_objects(reply):
+    for obj in json_objects(reply):
         for k in _KEYS:
             if (v := validate_label(obj.get(k), labels)) is not None:
                 found.append(v)

@@ -39,6 +39,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from medrealmm.config import plain
 from medrealmm.schema import Criterion
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ class LintConfig:
         threshold); ``bundled: {check_negative}``; ``copies_reply: {min_run, coverage, min_chars,
         longest_run}``; ``severity: {rule: error|warning|off}``. An unknown key is an error, so a
         typo does not silently keep a default."""
-        c = dict(_plain(cfg) or {})
+        c = dict(plain(cfg) or {})
         kw: dict[str, Any] = {}
         _known(c, {"n_criteria", "n_positive", "n_negative", "weight", "near_duplicate", "bundled",
                    "copies_reply", "severity"}, "rubric lint")
@@ -143,16 +144,6 @@ class LintConfig:
         sev = _sub(c, "severity", set(RULES))
         kw["severity"] = {**DEFAULT_SEVERITY, **{k: str(v) for k, v in sev.items()}}
         return cls(**kw)
-
-
-def _plain(cfg: Any) -> Any:
-    try:
-        from omegaconf import DictConfig, ListConfig, OmegaConf
-    except ImportError:  # pragma: no cover
-        return cfg
-    if isinstance(cfg, (DictConfig, ListConfig)):
-        return OmegaConf.to_container(cfg, resolve=True)
-    return cfg
 
 
 def _known(c: Mapping[str, Any], keys: set[str], where: str) -> None:

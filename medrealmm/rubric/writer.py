@@ -14,7 +14,6 @@ behaviour in the writer's own words, and the lint flags criteria that copy the r
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections import Counter
@@ -26,6 +25,7 @@ from medrealmm.inference.ask import Outcome, ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.prompts import data_url, transcript
 from medrealmm.inference.reasoning import split_reasoning
+from medrealmm.judge.parse import json_values
 from medrealmm.mccp.instances import Instance
 from medrealmm.schema import Criterion, ImageRef, stable_hash
 
@@ -126,17 +126,6 @@ class Proposed:
     id: str | None = None
 
 
-def _json_values(text: str):
-    decoder = json.JSONDecoder(strict=False)
-    for i, ch in enumerate(text):
-        if ch in "{[":
-            try:
-                value, _ = decoder.raw_decode(text, i)
-            except json.JSONDecodeError:
-                continue
-            yield value
-
-
 def _weight(v: Any) -> int | None:
     if isinstance(v, bool):
         return None
@@ -183,7 +172,7 @@ def parse_criteria(text: str | None, *, max_weight: int = 10,
     if not text:
         return None
     reply, _ = split_reasoning(text)
-    found = [c for v in _json_values(reply or "") if (c := _criteria_of(v, max_weight)) is not None]
+    found = [c for v in json_values(reply or "") if (c := _criteria_of(v, max_weight)) is not None]
     if not found:
         return None
     if tags is None:
