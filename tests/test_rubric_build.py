@@ -165,3 +165,56 @@ def test_lint_any_dataset_from_the_cli(tmp_path: Path) -> None:
     findings = (tmp_path / "rubric" / "sample" / "lint" / "findings.csv").read_text(encoding="utf-8")
     assert findings.startswith("case_id,criterion_id,rule,severity,message")
     assert ",error," not in findings                                  # the sample's rubrics pass the bounds
+
+
+class _Pool:
+    def __init__(self, *a, **k) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_generate_resumes_after_a_crash_and_retries_failures(tmp_path: Path, monkeypatch) -> None:
+    """A crash in the middle (test double: the backend raises on its 2nd call) keeps the finished
+    chunk; the rerun asks only for the rest; a case that failed is asked again on the next run."""
+    import medrealmm.inference.engines as engines
+    import medrealmm.rubric.build as build
+    from medrealmm.inference.base import Completion
+    from medrealmm.rubric.writer import RubricWriter
+
+    cfg, out = _setup(tmp_path)
+    (out / "rubrics.jsonl").unlink()
+    cfg["rubric"]["chunk_cases"] = 1
+    good = json.dumps({"criteria": [{"text": "说明主要异常", "weight": 5, "tags": []},
+                                    {"text": "建议复诊", "weight": 3, "tags": []},
+                                    {"text": "漏掉危险信号", "weight": -4, "tags": []}]}, ensure_ascii=False)
+
+    class Backend:
+        def __init__(self, answers: list[str], crash_on: int | None = None):
+            self.answers, self.crash_on, self.asked = answers, crash_on, []
+
+        def chat(self, requests, desc=""):
+            if self.crash_on is not None and len(self.asked) + 1 == self.crash_on:
+                raise RuntimeError("engine died")
+            self.asked.append(len(requests))
+            return [Completion(self.answers.pop(0)) for _ in requests]
+
+    def use(backend):
+        monkeypatch.setattr(engines, "EnginePool", _Pool)
+        monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(backend, mode="text", max_retries=0),
+                                                                 {"name": "scripted"}))
+
+    use(Backend([good], crash_on=2))
+    with pytest.raises(RuntimeError, match="engine died"):
+        run_rubric("generate", cfg)
+    assert [r.id for r in read_records(out)] == [IDS[0]]
+    second = Backend([good, "乱码"])
+    use(second)
+    stats = run_rubric("generate", cfg)
+    assert second.asked == [1, 1] and stats["draft"] == 2 and stats["failed"] == 1
+    records = _by_id(out)
+    assert records[IDS[2]].status == "failed" and records[IDS[2]].failure == "unparseable"
+    third = Backend([good])
+    use(third)
+    assert run_rubric("generate", cfg)["draft"] == 3 and third.asked == [1]

@@ -262,7 +262,7 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     counts: dict[str, Any] = {"consultations": len(consultations), "candidates": n_cands,
                               "instances": len(instances),
                               "discarded": len(discarded), "discard_reasons": dict(reasons), "mode": mode,
-                              "input": str(src), "dataset_root": str(root), "parts": len(chunks),
+                              "input": str(src), "dataset_root": str(root.resolve()), "parts": len(chunks),
                               **{k: dict(v) for k, v in stats.items()}}
     if applied is not None:
         counts["validation_applied"] = applied
