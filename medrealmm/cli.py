@@ -32,7 +32,8 @@ commands:
              model/backend groups, t* selection, instances with y_orig, intent/stage labels, validation sheet
   rubric <action>  Phase 3 on the mccp instances (rubric.input=...), the writer is the model/backend groups:
              generate (R0 + review sheets), revise (rubric.feedback=...: physicians' edits, then the LLM),
-             approve (-> benchmark/cases.jsonl), export, sheets, report, lint (any dataset: data=...)
+             approve (-> benchmark/cases.jsonl), export, sheets, report, lint (any dataset: data=...),
+             import (an existing dataset's rubrics as R0, data=..., to refine them with physicians)
 
 examples:
   medrealmm run                                   # default small VLM as model and judge
@@ -47,7 +48,8 @@ Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
             "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
-            **{f"rubric-{a}": () for a in ("generate", "revise", "approve", "export", "sheets", "lint", "report")}}
+            **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
+                                           "report")}}
 log = logging.getLogger("medrealmm")
 
 
@@ -163,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     command = argv[0]
     if command == "rubric":             # `medrealmm rubric generate ...` -> the rubric-generate app
         if len(argv) < 2 or argv[1].startswith("-") or "=" in argv[1]:
-            print("usage: medrealmm rubric <generate|revise|approve|export|sheets|report|lint> [key=value ...]",
+            print("usage: medrealmm rubric <generate|import|revise|approve|export|sheets|report|lint> [key=value ...]",
                   file=sys.stderr)
             sys.exit(2)
         argv = [f"rubric-{argv[1]}", *argv[2:]]

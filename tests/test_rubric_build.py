@@ -218,3 +218,23 @@ def test_generate_resumes_after_a_crash_and_retries_failures(tmp_path: Path, mon
     third = Backend([good])
     use(third)
     assert run_rubric("generate", cfg)["draft"] == 3 and third.asked == [1]
+
+
+def test_import_an_existing_dataset_then_refine_and_approve(tmp_path: Path) -> None:
+    out = tmp_path / "outputs"
+    common = [f"paths.outputs={out}", "rubric.figures=false", "data.case_ids=[derm-001,cardio-001]"]
+    cli(["rubric", "import", *common], cwd=tmp_path)
+    folder = out / "rubric" / "sample"
+    records = _by_id(folder)
+    assert set(records) == {"derm-001", "cardio-001"}
+    assert all(r.current.source == "imported" and r.round == 0 and r.status == "draft" for r in records.values())
+    assert (folder / "review" / "round_0" / "feedback_0_001.csv").is_file()
+    again = cli(["rubric", "import", *common], cwd=tmp_path, check=False)
+    assert again.returncode == 2 and "already holds rubrics" in again.stderr
+    inputs = [f"rubric.input={folder / 'instances.jsonl'}", f"rubric.image_root={sample_dir()}"]
+    fb = _feedback(tmp_path / "feedback_0_001.csv", ["derm-001,c1,reweight,,9,"])
+    cli(["rubric", "revise", *common, *inputs, f"rubric.feedback={fb}"], cwd=tmp_path)
+    cli(["rubric", "approve", *common, *inputs], cwd=tmp_path)
+    ds = load_dataset({"name": "x", "format": "jsonl", "path": str(folder / "benchmark"), "strict": True})
+    weights = {c.id: c.weight for c in next(c for c in ds.cases if c.id == "derm-001").rubric}
+    assert weights["c1"] == 9 and len(ds.cases) == 2

@@ -5,6 +5,7 @@
               LLM for free-text comments -> R(k+1); cases without feedback stop early
     approve   mark rubrics approved (all drafts, or rubric.approve.ids) and export the benchmark
     export    write the benchmark cases (approved ones; rubric.export.status=any for drafts)
+    import    take the rubrics of an existing dataset (data=...) as R(0), to refine them with physicians
     sheets    the review sheets and feedback templates of the current round
     lint      check the rubrics of any dataset (data=...)
     report    counts and weights per round, feedback changes, lint findings
@@ -27,7 +28,7 @@ from medrealmm.rubric.store import image_root, instances_file, read_instances, r
 
 log = logging.getLogger(__name__)
 
-ACTIONS = ("generate", "revise", "approve", "export", "sheets", "lint", "report")
+ACTIONS = ("generate", "import", "revise", "approve", "export", "sheets", "lint", "report")
 FINDINGS, DIFFS, CHANGES = "findings.jsonl", "diffs.jsonl", "changes.jsonl"
 BENCHMARK = "benchmark"
 
@@ -485,6 +486,37 @@ def lint(cfg: dict[str, Any]) -> dict[str, Any]:
     return {"cases": len(ds.cases), "findings": table.height, "errors": n_err}
 
 
+def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
+    """R(0) from the rubrics of an existing dataset (``data=...``: the published benchmark, HealthBench,
+    your own cases), source ``imported``, so local physicians can review and refine them. Writes the
+    instances (the cases without their rubrics) to ``rubric.out_dir/instances.jsonl``; images stay
+    where the dataset has them (``rubric.image_root`` is set to the dataset's folder)."""
+    from medrealmm.data.loader import load_dataset
+    from medrealmm.mccp.instances import Instance, write_instances
+
+    out = _out_dir(cfg)
+    if read_records(out):
+        raise RubricFailed(f"{out} already holds rubrics: import into another rubric.out_dir")
+    ds = load_dataset({**dict(cfg["data"]), "require_approved_rubric": False})
+    records, instances = [], []
+    for case in ds.cases:
+        body = case.model_dump(mode="json", exclude={"rubric": True,
+                                                     "turns": {"__all__": {"images": {"__all__": {"data"}}}}})
+        inst = Instance.model_validate(body)
+        instances.append(inst)
+        records.append(RubricRecord(id=case.id, instance=inst, versions=(
+            RubricVersion(round=0, criteria=case.rubric, source="imported", note=f"from {ds.source}"),)))
+    write_instances(instances, out / "instances.jsonl")
+    r = dict(cfg.get("rubric") or {})
+    r.update(input=str(out / "instances.jsonl"), image_root=str(ds.root) if ds.root else r.get("image_root"))
+    cfg = {**cfg, "rubric": r}
+    counts = _refresh(records, cfg, sheets_round=0)
+    log.info("rubric import: %d case(s) from %s (%d rejected) -> %s; next: medrealmm rubric revise "
+             "rubric.input=%s rubric.image_root=%s rubric.feedback=...", len(records), ds.source, len(ds.errors),
+             out, r["input"], r["image_root"])
+    return {**counts, "rejected_cases": len(ds.errors)}
+
+
 def report(cfg: dict[str, Any]) -> dict[str, Any]:
     records = read_records(_out_dir(cfg))
     if not records:
@@ -495,5 +527,5 @@ def report(cfg: dict[str, Any]) -> dict[str, Any]:
 def run_rubric(action: str, cfg: dict[str, Any]) -> dict[str, Any]:
     if action not in ACTIONS:
         raise RubricFailed(f"unknown rubric action {action!r}: one of {', '.join(ACTIONS)}")
-    return {"generate": generate, "revise": revise, "approve": approve, "export": export, "sheets": sheets,
+    return {"generate": generate, "import": import_rubrics, "revise": revise, "approve": approve, "export": export, "sheets": sheets,
             "lint": lint, "report": report}[action](cfg)
