@@ -240,7 +240,6 @@ import io, json, logging, sys
 from pathlib import Path
 
 if __name__ == "__main__":
-    import yaml
     buf = io.StringIO()
     handler = logging.StreamHandler(buf)
     handler.setLevel(logging.DEBUG)
@@ -253,11 +252,9 @@ if __name__ == "__main__":
     from medrealmm.inference.base import Sampling
     from medrealmm.inference.engines import make_backend
 
-    root = Path(sys.argv[2])
-    role = yaml.safe_load((root / "conf/model/tiny_text.yaml").read_text())
-    backend_cfg = yaml.safe_load((root / "conf/backend/vllm.yaml").read_text())
-    role["engine"] = {"max_model_len": 4096, "max_num_seqs": 16}
-    backend_cfg["cpu"]["kv_cache_gib"] = 1
+    from medrealmm.testing.tiny_models import tiny_engine_config
+
+    role, backend_cfg = tiny_engine_config("text")
     backend = make_backend(role, backend_cfg, cache_dir=sys.argv[1], seed=0)
     corpus = generate_corpus(0, n_identifier=12, n_clinical=4, n_hard=4, n_heldout=0)
     texts = [s.text for s in corpus]

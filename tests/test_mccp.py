@@ -376,12 +376,10 @@ if __name__ == "__main__":
 
     cache, root, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     cons = [Consultation.model_validate_json(x) for x in (data / "kept.jsonl").read_text().splitlines()]
-    backend_cfg = yaml.safe_load((root / "conf/backend/vllm.yaml").read_text())
-    backend_cfg["cpu"]["kv_cache_gib"] = 1
+    from medrealmm.testing.tiny_models import tiny_engine_config
     out = {}
     for kind, mode in (("text", "text"), ("vl", "multimodal")):
-        role = yaml.safe_load((root / f"conf/model/tiny_{kind}.yaml").read_text())
-        role["engine"] = {**role.get("engine", {}), "max_model_len": 4096, "max_num_seqs": 16}
+        role, backend_cfg = tiny_engine_config(kind)
         backend = make_backend(role, backend_cfg, cache_dir=cache, seed=0)
         calls = []
         chat = backend.chat
@@ -418,8 +416,7 @@ if __name__ == "__main__":
             out[kind]["plain"] = dict(plain.stats)
         backend.close()
     from medrealmm.mccp import run_mccp
-    role = yaml.safe_load((root / "conf/model/tiny_vl.yaml").read_text())
-    role["engine"] = {**role.get("engine", {}), "max_model_len": 4096, "max_num_seqs": 16}
+    role, backend_cfg = tiny_engine_config("vl")
     mccp = yaml.safe_load((root / "conf/mccp/default.yaml").read_text())
     mccp.update(input=str(data / "kept.jsonl"), out_dir=str(data.parent / "out"))
     mccp["agents"]["sampling"].update(temperature=1.0, max_tokens=200)

@@ -148,3 +148,18 @@ def ensure_tiny_model(kind: str, cache_dir: str | os.PathLike) -> Path:
             shutil.rmtree(out, ignore_errors=True)
             tmp.rename(out)
     return out
+
+
+def tiny_engine_config(kind: str, *, max_model_len: int = 4096, max_num_seqs: int = 16,
+                       kv_cache_gib: int = 1) -> tuple[dict, dict]:
+    """The ``model`` and ``backend`` config of a tiny model on vLLM's CPU engine, sized for tests
+    (a small context and KV cache, so several engines fit on a 2-core CI machine one after another)."""
+    import yaml
+
+    from medrealmm.config import conf_dir
+
+    role = yaml.safe_load((conf_dir() / "model" / f"tiny_{kind}.yaml").read_text(encoding="utf-8"))
+    backend = yaml.safe_load((conf_dir() / "backend" / "vllm.yaml").read_text(encoding="utf-8"))
+    role["engine"] = {**(role.get("engine") or {}), "max_model_len": max_model_len, "max_num_seqs": max_num_seqs}
+    backend["cpu"]["kv_cache_gib"] = kv_cache_gib
+    return role, backend
