@@ -164,9 +164,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     command = argv[0]
     if command == "rubric":             # `medrealmm rubric generate ...` -> the rubric-generate app
-        if len(argv) < 2 or argv[1].startswith("-") or "=" in argv[1]:
-            print("usage: medrealmm rubric <generate|import|revise|approve|export|sheets|report|lint> [key=value ...]",
-                  file=sys.stderr)
+        if len(argv) < 2 or f"rubric-{argv[1]}" not in COMMANDS:
+            what = f"unknown rubric action {argv[1]!r}\n" if len(argv) > 1 and "=" not in argv[1] else ""
+            print(f"{what}usage: medrealmm rubric <generate|import|revise|approve|export|sheets|report|lint> "
+                  "[key=value ...]", file=sys.stderr)
             sys.exit(2)
         argv = [f"rubric-{argv[1]}", *argv[2:]]
         command = argv[0]

@@ -152,3 +152,9 @@ def stable_hash(obj: Any) -> str:
     """sha256 of a canonical JSON rendering; the key of every stored result."""
     data = json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
     return hashlib.sha256(data.encode()).hexdigest()
+
+
+def rubric_hash(rubric: Any) -> str:
+    """The content hash of a rubric (criteria in order): what an approval signs, so an approved
+    rubric edited afterwards is no longer approved."""
+    return stable_hash([c.model_dump(mode="json") if isinstance(c, Criterion) else dict(c) for c in rubric])

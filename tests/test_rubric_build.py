@@ -72,7 +72,7 @@ def test_direct_edits_make_round_one_exactly_and_other_cases_stop(tmp_path: Path
     cfg["rubric"]["feedback"] = str(fb)
     stats = run_rubric("revise", cfg)
     assert stats["with_feedback"] == 1 and stats["direct_only"] == 1 and stats["llm"] == 0
-    assert stats["early_stop"] == 2                                   # derm-001 (keep only) and endo-001
+    assert stats["early_stop"] == 1 and stats["not_reviewed"] == 1   # derm-001 returned unchanged; endo-001 no rows
     after = _by_id(out)
     old = {c.id: c for c in before["cardio-001"].criteria}
     new = after["cardio-001"]
@@ -124,6 +124,9 @@ def test_approve_blocks_lint_errors_exports_and_the_core_requires_approval(tmp_p
     bad = records[2]                                                  # endo-001 with only two criteria
     two = RubricVersion(round=1, criteria=bad.criteria[:2], source="feedback")
     write_records([*records[:2], bad.with_version(two)], out)
+    stats = run_rubric("approve", cfg)                                # nothing signed off yet: nothing approved
+    assert stats["approved_now"] == 0 and stats["not_signed_off"] == 2 and stats["blocked"] == 1  # endo: own edit
+    cfg["rubric"]["approve"]["all"] = True
     stats = run_rubric("approve", cfg)
     assert stats["approved_now"] == 2 and stats["blocked"] == 1 and stats["exported"] == 2
     bench = out / "benchmark"
@@ -157,7 +160,7 @@ def test_cli_actions_fail_clearly(tmp_path: Path) -> None:
     r = cli(["rubric"], cwd=tmp_path, check=False)
     assert r.returncode == 2 and "usage: medrealmm rubric" in r.stderr
     r = cli(["rubric", "approve", f"paths.outputs={tmp_path}"], cwd=tmp_path, check=False)
-    assert r.returncode == 2 and "run `medrealmm rubric generate` first" in r.stderr
+    assert r.returncode == 2 and "run `medrealmm rubric generate` (or `import`) first" in r.stderr
 
 
 def test_lint_any_dataset_from_the_cli(tmp_path: Path) -> None:
@@ -231,10 +234,96 @@ def test_import_an_existing_dataset_then_refine_and_approve(tmp_path: Path) -> N
     assert (folder / "review" / "round_0" / "feedback_0_001.csv").is_file()
     again = cli(["rubric", "import", *common], cwd=tmp_path, check=False)
     assert again.returncode == 2 and "already holds rubrics" in again.stderr
-    inputs = [f"rubric.input={folder / 'instances.jsonl'}", f"rubric.image_root={sample_dir()}"]
+    inputs = [f"rubric.input={folder / 'instances.jsonl'}"]            # the images were copied beside it
     fb = _feedback(tmp_path / "feedback_0_001.csv", ["derm-001,c1,reweight,,9,"])
     cli(["rubric", "revise", *common, *inputs, f"rubric.feedback={fb}"], cwd=tmp_path)
     cli(["rubric", "approve", *common, *inputs], cwd=tmp_path)
     ds = load_dataset({"name": "x", "format": "jsonl", "path": str(folder / "benchmark"), "strict": True})
     weights = {c.id: c.weight for c in next(c for c in ds.cases if c.id == "derm-001").rubric}
-    assert weights["c1"] == 9 and len(ds.cases) == 2
+    assert weights["c1"] == 9 and len(ds.cases) == 1                  # cardio-001 was not reviewed: not approved
+
+
+def test_sheets_never_overwrite_a_template_and_later_batches_take_new_numbers(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    run_rubric("sheets", cfg)
+    folder = out / "review" / "round_0"
+    template = folder / "feedback_0_001.csv"
+    filled = template.read_text(encoding="utf-8-sig").replace("cardio-001,c1,keep,,,", "cardio-001,c1,reweight,,2,")
+    template.write_text(filled, encoding="utf-8-sig")
+    run_rubric("sheets", cfg)                                         # nothing new: the filled file stays
+    assert template.read_text(encoding="utf-8-sig") == filled
+    # two physicians' files applied one after the other: round 1 gets batch 001, then 002
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "a" / "feedback_0_001.csv", ["cardio-001,c1,reweight,,2,"]))
+    run_rubric("revise", cfg)
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "b" / "feedback_0_002.csv", ["derm-001,c1,reweight,,2,"]))
+    run_rubric("revise", cfg)
+    names = sorted(p.name for p in (out / "review" / "round_1").glob("feedback_1_*.csv"))
+    assert names == ["feedback_1_001.csv", "feedback_1_002.csv"]
+    index = (out / "review" / "round_1" / "index.html").read_text(encoding="utf-8")
+    assert "review_1_001.html" in index and "review_1_002.html" in index
+
+
+def test_the_same_feedback_from_another_path_is_not_applied_again(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    rows = ["endo-001,,add,询问甲状腺家族史,2,"]
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "notes.csv", rows))
+    run_rubric("revise", cfg)
+    (tmp_path / "copy").mkdir()
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "copy" / "notes.csv", rows))
+    assert run_rubric("revise", cfg)["already_applied"] == 1
+    assert _by_id(out)["endo-001"].round == 1
+
+
+def test_llm_failure_leaves_the_case_at_its_round_and_the_rerun_tries_again(tmp_path: Path, monkeypatch) -> None:
+    import medrealmm.inference.engines as engines
+    import medrealmm.rubric.build as build
+    from medrealmm.inference.base import Completion
+    from medrealmm.rubric.writer import RubricWriter
+
+    cfg, out = _setup(tmp_path)
+    before = _by_id(out)["derm-001"]
+
+    class Backend:
+        def __init__(self, answer: str):
+            self.answer = answer
+
+        def chat(self, requests, desc=""):
+            return [Completion(self.answer) for _ in requests]
+
+    monkeypatch.setattr(engines, "EnginePool", _Pool)
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "f.csv", ["derm-001,c1,reweight,,2,",
+                                                                    "derm-001,,comment,,,补充复诊时间"]))
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("不是JSON"), mode="text",
+                                                                          max_retries=1), {}))
+    stats = run_rubric("revise", cfg)
+    after = _by_id(out)["derm-001"]
+    assert stats["llm_failed"] == 1 and after.versions == before.versions
+    assert after.meta["revision_failures"] == {"1": "unparseable"}
+    good = {"criteria": [{"id": c.id, "text": c.text, "weight": c.weight, "tags": []} for c in before.criteria]
+            + [{"id": None, "text": "说明复诊时间", "weight": 2, "tags": []}]}
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend(json.dumps(good, ensure_ascii=False)),
+                                                                          mode="text"), {}))
+    assert run_rubric("revise", cfg)["llm"] == 1
+    now = _by_id(out)["derm-001"]
+    assert now.round == 1 and now.current.source == "revised" and now.criteria[0].weight == 2   # the edit kept
+    assert now.criteria[-1].text == "说明复诊时间"
+
+
+def test_stale_records_edited_rubrics_and_moved_images_are_refused(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    inst = Path(cfg["rubric"]["input"])
+    lines = inst.read_text(encoding="utf-8").splitlines()
+    inst.write_text("\n".join(lines[:2]) + "\n", encoding="utf-8")      # endo-001 left mccp (e.g. rejected)
+    cfg["rubric"]["approve"]["all"] = True
+    assert run_rubric("approve", cfg)["exported"] == 2
+    bench = out / "benchmark" / "cases.jsonl"
+    rows = [json.loads(x) for x in bench.read_text(encoding="utf-8").splitlines()]
+    rows[0]["rubric"][0]["weight"] += 1                              # edited after approval
+    bench.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(CaseError, match="differs from the one that was approved"):
+        load_dataset({"name": "x", "format": "jsonl", "path": str(bench), "strict": True})
+    (inst.parent / "counts.json").write_text(json.dumps({"dataset_root": str(tmp_path / "gone")}), encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match="rubric.image_root"):
+        run_rubric("export", cfg)

@@ -386,3 +386,13 @@ def test_history_diff() -> None:
                                 {"id": "c5", "fields": ["text", "tags"]}]}
     assert history_diff(R0, R0) == {"added": [], "removed": [], "changed": []}
     json.dumps(diff)
+
+
+def test_excel_chinese_csv_is_read_as_gb18030(tmp_path, caplog) -> None:
+    from medrealmm.rubric.feedback import read_feedback
+
+    path = tmp_path / "fb.csv"
+    path.write_bytes("case_id,criterion_id,action,text,weight,comment\nd1,c1,edit,说明病因,3,\n".encode("gb18030"))
+    with caplog.at_level("WARNING"):
+        items = read_feedback(path)
+    assert items["d1"][0].text == "说明病因" and "GB18030" in caplog.text

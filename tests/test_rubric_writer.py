@@ -100,3 +100,17 @@ def test_revise_restores_what_the_physicians_set() -> None:
     assert out.restored == 1 and w.stats["restored"] == 1
     text = "".join(p.get("text", "") for p in w.revise_messages(job.instance, cur, job.comments, job.locked)[1]["content"])
     assert "缺少复诊" in text and "必须原样保留" in text and "id=c2" in text
+
+
+def test_revision_keeps_the_tags_of_unchanged_criteria_and_fits_large_rubrics() -> None:
+    from medrealmm.rubric.writer import keep_tags
+
+    cur = (Criterion(id="c1", text="说明病因", weight=3, tags=("theme:hedging", "axis:accuracy")),
+           Criterion(id="c2", text="建议复诊", weight=2, tags=("level:example",)))
+    revised = (Criterion(id="c1", text="说明病因", weight=4, tags=("axis:safety",)),
+               Criterion(id="c2", text="建议一周后复诊", weight=2))
+    out = keep_tags(revised, cur)
+    assert out[0].tags == ("theme:hedging", "axis:accuracy", "axis:safety") and out[1].tags == ()
+    schema = criteria_schema(with_ids=True, max_items=40, max_text=900)
+    assert schema["properties"]["criteria"]["maxItems"] == 45
+    assert schema["properties"]["criteria"]["items"]["properties"]["text"]["maxLength"] == 900

@@ -25,7 +25,7 @@ from medrealmm.data.images import (
     resolve_image_path,
     validate_images,
 )
-from medrealmm.schema import Case, CaseError, ImageRef
+from medrealmm.schema import Case, CaseError, ImageRef, rubric_hash
 
 log = logging.getLogger(__name__)
 
@@ -166,10 +166,16 @@ def check_rubric_approved(case: Case, file: str | None) -> None:
     the check for research on drafts."""
     info = case.meta.get("rubric")
     status = info.get("status") if isinstance(info, Mapping) else None
-    if status is not None and status != "approved":
+    if status is None:
+        return
+    if status != "approved":
         raise CaseError(f"rubric status is {status!r}, not 'approved': approve it with `medrealmm rubric approve`, "
                         "or set data.require_approved_rubric=false to evaluate drafts (research use)",
                         case_id=case.id, field="meta.rubric.status", file=file)
+    if info.get("hash") != rubric_hash(case.rubric):
+        raise CaseError("the rubric differs from the one that was approved (meta.rubric.hash): change rubrics "
+                        "through `medrealmm rubric revise` and approve again, or set data.require_approved_rubric=false",
+                        case_id=case.id, field="rubric", file=file)
 
 
 def build_dataset(

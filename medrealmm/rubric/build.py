@@ -119,20 +119,44 @@ def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheets_rou
     return counts
 
 
+def _on_sheets(folder: Path, rnd: int) -> tuple[set[str], int]:
+    """Case ids already on a feedback template of round ``rnd`` in ``folder``, and the last batch number."""
+    import csv
+    import re
+
+    ids: set[str] = set()
+    last = 0
+    for f in folder.glob(f"feedback_{rnd}_*.csv") if folder.is_dir() else []:
+        m = re.fullmatch(rf"feedback_{rnd}_(\d+)\.csv", f.name)
+        if not m:
+            continue
+        last = max(last, int(m.group(1)))
+        try:
+            with f.open(encoding="utf-8-sig", newline="") as fh:
+                ids |= {row.get("case_id", "").strip() for row in csv.DictReader(fh)}
+        except (UnicodeDecodeError, csv.Error):
+            log.warning("%s cannot be read as a template; its cases are not given a new sheet", f)
+    return ids - {""}, last
+
+
 def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequence[Any], rnd: int,
             ids: set[str] | None) -> list[Path]:
+    """Sheets for the drafts at round ``rnd`` that are on no sheet of that round yet. An existing
+    sheet (which a physician may be filling) is never rewritten; new ones take the next numbers."""
     from medrealmm.rubric.sheet import write_review_sheets
 
     r = _rubric_cfg(cfg)
-    todo = [x for x in records if x.status == "draft" and x.round == rnd and (ids is None or x.id in ids)]
+    folder = _out_dir(cfg) / "review" / f"round_{rnd}"
+    done, last = _on_sheets(folder, rnd)
+    todo = [x for x in records if x.status == "draft" and x.round == rnd and (ids is None or x.id in ids)
+            and x.id not in done]
     if not todo:
-        log.info("no draft rubric at round %d to review", rnd)
+        log.info("round %d: every draft is already on a review sheet in %s", rnd, folder)
         return []
-    root = _root(cfg)
-    paths = write_review_sheets(todo, _out_dir(cfg) / "review" / f"round_{rnd}", image_root=root,
+    paths = write_review_sheets(todo, folder, image_root=_root(cfg),
                                 batch_size=int((r.get("review") or {}).get("batch_size", 50)), findings=findings,
-                                round=rnd)
-    log.info("review sheets of round %d for %d case(s): %s", rnd, len(todo), _out_dir(cfg) / "review" / f"round_{rnd}")
+                                round=rnd, start=last + 1)
+    log.info("review sheets of round %d for %d case(s): %s", rnd, len(todo), folder)
     return paths
 
 
@@ -233,11 +257,11 @@ def _feedback_hash(items: Sequence[Any]) -> str:
 
 
 def _as_dict(item: Any) -> dict[str, Any]:
-    if hasattr(item, "model_dump"):
-        return item.model_dump(mode="json")
-    from dataclasses import asdict, is_dataclass
+    """A feedback row's content (where it was read from is not part of it: the same rows read from
+    another path are the same feedback)."""
+    from dataclasses import asdict
 
-    return asdict(item) if is_dataclass(item) else dict(item)
+    return {k: v for k, v in asdict(item).items() if k not in ("file", "row")}
 
 
 def _read_feedback(path: Path) -> dict[str, list[tuple[int | None, Any]]]:
@@ -248,7 +272,9 @@ def _read_feedback(path: Path) -> dict[str, list[tuple[int | None, Any]]]:
 
     from medrealmm.rubric.feedback import read_feedback
 
-    files = sorted(p for p in path.rglob("*") if p.suffix in (".csv", ".jsonl")) if path.is_dir() else [path]
+    suffixes = (".csv", ".jsonl", ".json", ".ndjson")
+    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes) \
+        if path.is_dir() else [path]
     if not files:
         raise RubricFailed(f"rubric.feedback: no .csv or .jsonl file in {path}")
     merged: dict[str, list[tuple[int | None, Any]]] = {}
@@ -290,7 +316,8 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     jobs: list[tuple[RubricRecord, Any, str]] = []
     updated: dict[str, RubricRecord] = {}
     stats = {"with_feedback": 0, "early_stop": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
-             "already_applied": 0, "not_draft": 0, "other_round": 0}
+             "already_applied": 0, "not_draft": 0, "other_round": 0,
+             "not_reviewed": 0}
     for rec in records:
         rows = feedback.get(rec.id, [])
         items = [i for rnd, i in rows if rnd is None or rnd == rec.round]
@@ -298,9 +325,14 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
             stats["other_round"] += 1
             continue
         if rec.status != "draft" or rec.current is None:
-            stats["not_draft"] += bool(items)
+            if items:
+                stats["not_draft"] += 1
+                log.warning("case %s is %s: its feedback is ignored", rec.id, rec.status)
             continue
-        if not _has_feedback(items):
+        if not items:
+            stats["not_reviewed"] += 1
+            continue
+        if not _has_feedback(items):           # the physician returned it unchanged: done
             stats["early_stop"] += 1
             updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "converged_round": rec.round}})
             continue
@@ -341,11 +373,11 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         if w is None:
             stats["direct_only"] += 1
             v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback")
-        elif w.criteria is None:
+        elif w.criteria is None:               # nothing applied: the same feedback is tried again next run
             stats["llm_failed"] += 1
-            fb_meta["llm_error"] = w.error
-            v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback",
-                              note=f"LLM revision failed ({w.error}): the comments are not addressed yet")
+            failures = {**(rec.meta.get("revision_failures") or {}), str(nxt): w.error}
+            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "revision_failures": failures}})
+            continue
         else:
             stats["llm"] += 1
             v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg),
@@ -355,19 +387,20 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         meta.pop("converged_round", None)
         updated[rec.id] = rec.with_version(v).model_copy(update={"meta": meta})
     final = [updated.get(x.id, x) for x in records]
-    changed = {rec.id for rec, _, _ in jobs}
+    changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
     rounds = sorted({updated[i].round for i in changed})
     counts = _refresh(final, cfg)
     for rnd in rounds:
         _sheets(final, cfg, _findings(final, cfg), rnd, changed)
     _manifest(cfg, "revise", {**counts, **stats}, engines)
     log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
-             "%d without feedback stop here, %d at the round limit, %d already applied, %d with feedback for another "
+             "%d returned unchanged stop here, %d at the round limit, %d already applied, %d with feedback for another "
              "round only", stats["with_feedback"], stats["direct_only"], stats["llm"], stats["llm_failed"],
              stats["early_stop"], stats["at_max_round"], stats["already_applied"], stats["other_round"])
     if stats["llm_failed"]:
-        log.warning("rubric revise: %d case(s) kept the direct edits only (the LLM gave no valid rubric); "
-                    "their comments are listed in the next review sheet", stats["llm_failed"])
+        log.warning("rubric revise: %d case(s) stay at their round: the LLM gave no valid revision, so neither "
+                    "their edits nor their comments were applied; rerun `rubric revise` with the same feedback "
+                    "(or drop the comments to apply the edits alone)", stats["llm_failed"])
     return {**counts, **stats}
 
 
@@ -375,26 +408,39 @@ def _change_row(change: Any) -> dict[str, Any]:
     return {"criterion_id": getattr(change, "criterion_id", None), "action": getattr(change, "action", None)}
 
 
+def _signed_off(rec: RubricRecord) -> bool:
+    """Physicians have seen R(k) as it is: they returned its sheet unchanged (``converged_round``), or
+    they wrote it themselves (a round made of their direct edits alone)."""
+    return rec.meta.get("converged_round") == rec.round or (rec.current is not None
+                                                             and rec.current.source == "feedback")
+
+
 def approve(cfg: dict[str, Any]) -> dict[str, Any]:
-    """Mark drafts approved: all of them, or ``rubric.approve.ids``; lint errors block unless allowed."""
+    """Mark drafts approved — those the physicians signed off (:func:`_signed_off`), the cases in
+    ``rubric.approve.ids``, or every draft with ``rubric.approve.all=true``; lint errors block unless
+    ``rubric.approve.allow_lint_errors``. The benchmark is exported before anything is recorded, so
+    an export that fails (a missing image) leaves the approvals as they were."""
     from medrealmm.rubric.lint import lint_rubric
 
     r = _rubric_cfg(cfg)
     a = dict(r.get("approve") or {})
-    records = read_records(_out_dir(cfg))
-    if not records:
-        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
+    records = _current_records(cfg)
     ids = a.get("ids")
     wanted = None if ids is None else ({str(ids)} if isinstance(ids, (str, int)) else {str(i) for i in ids})
     if wanted is not None:
         missing = sorted(wanted - {x.id for x in records})
         if missing:
             raise RubricFailed(f"rubric.approve.ids: {len(missing)} id(s) have no rubric, e.g. {missing[0]!r}")
+    take_all = bool(a.get("all", False))
     conf = _lint_config(cfg)
     allow = bool(a.get("allow_lint_errors", False))
-    out, approved, blocked = [], 0, []
+    out, approved, blocked, unreviewed = [], 0, [], 0
     for rec in records:
         if rec.status != "draft" or (wanted is not None and rec.id not in wanted):
+            out.append(rec)
+            continue
+        if wanted is None and not take_all and not _signed_off(rec):
+            unreviewed += 1
             out.append(rec)
             continue
         errors = [f for f in lint_rubric(rec.criteria, case_id=rec.id, y_orig=rec.instance.y_orig, config=conf)
@@ -408,12 +454,38 @@ def approve(cfg: dict[str, Any]) -> dict[str, Any]:
     for cid, rules in blocked[:10]:
         log.warning("case %s not approved: lint errors %s (fix them in a feedback round, or "
                     "rubric.approve.allow_lint_errors=true)", cid, ", ".join(rules))
-    counts = _refresh(out, cfg)
-    log.info("rubric approve: %d approved now, %d blocked by lint errors; %d approved in all", approved, len(blocked),
-             counts["approved"])
+    if unreviewed:
+        log.warning("%d draft(s) not approved: their current round was not signed off (return the round's sheet "
+                    "unchanged and run `rubric revise`), or name them in rubric.approve.ids, or "
+                    "rubric.approve.all=true", unreviewed)
     exported = export(cfg, records=out)
-    _manifest(cfg, "approve", {**counts, "approved_now": approved, "blocked": len(blocked), **exported})
-    return {**counts, "approved_now": approved, "blocked": len(blocked), **exported}
+    counts = _refresh(out, cfg)
+    log.info("rubric approve: %d approved now, %d blocked by lint errors, %d not signed off; %d approved in all",
+             approved, len(blocked), unreviewed, counts["approved"])
+    stats = {**counts, "approved_now": approved, "blocked": len(blocked), "not_signed_off": unreviewed, **exported}
+    _manifest(cfg, "approve", stats)
+    return stats
+
+
+def _current_records(cfg: dict[str, Any]) -> list[RubricRecord]:
+    """The records, with a clear error when there are none; records whose instance is no longer in
+    ``rubric.input`` (e.g. rejected in the mccp validation after generation) are left out, with a warning."""
+    records = read_records(_out_dir(cfg))
+    if not records:
+        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` (or `import`) first, "
+                           "with the same data.name or rubric.out_dir")
+    src = _rubric_cfg(cfg).get("input")
+    if src:
+        current = {i.id: i for i in read_instances(src)}
+        def same(a: Any, b: Any) -> bool:        # meta changes (e.g. a validation mark) do not count
+            return a is not None and a.model_dump(exclude={"meta"}) == b.model_dump(exclude={"meta"})
+
+        stale = [x.id for x in records if not same(current.get(x.id), x.instance)]
+        if stale:
+            log.warning("%d rubric(s) belong to instances that are gone from or changed in %s (e.g. %s): left out",
+                        len(stale), src, stale[0])
+            records = [x for x in records if x.id not in set(stale)]
+    return records
 
 
 def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None) -> dict[str, Any]:
@@ -421,31 +493,33 @@ def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None
     carries ``meta.rubric`` (status, round, hash) — the evaluation core refuses non-approved ones
     unless ``data.require_approved_rubric=false``."""
     from medrealmm.mccp.instances import to_case
-    from medrealmm.schema import stable_hash
+    from medrealmm.schema import rubric_hash
 
     r = _rubric_cfg(cfg)
     which = str((r.get("export") or {}).get("status", "approved"))
     if which not in ("approved", "any"):
         raise RubricFailed(f"rubric.export.status must be 'approved' or 'any', not {which!r}")
-    records = list(records) if records is not None else read_records(_out_dir(cfg))
+    records = list(records) if records is not None else _current_records(cfg)
     chosen = [x for x in records if x.current is not None and x.status != "failed"
               and (which == "any" or x.status == APPROVED)]
     out = _out_dir(cfg) / BENCHMARK
     out.mkdir(parents=True, exist_ok=True)
     root = _root(cfg)
+    missing = [(rec.id, im.path) for rec in chosen for t in rec.instance.turns for im in t.images
+               if not (root / im.path).is_file()]
+    if missing:
+        raise RubricFailed(f"{len(missing)} image(s) not found under {root}, e.g. case {missing[0][0]!r} image "
+                           f"{missing[0][1]!r} (set rubric.image_root); nothing was exported or approved")
     lines, images = [], 0
     for rec in chosen:
         case = to_case(rec.instance, rec.criteria)
         body = case.model_dump(mode="json", exclude={"turns": {"__all__": {"images": {"__all__": {"data"}}}}})
         body["meta"] = {**body.get("meta", {}), "rubric": {
             "status": rec.status, "round": rec.round,
-            "hash": stable_hash([c.model_dump(mode="json") for c in rec.criteria])}}
+            "hash": rubric_hash(rec.criteria)}}
         for t in case.turns:
             for im in t.images:
                 src, dst = root / im.path, out / im.path
-                if not src.is_file():
-                    raise RubricFailed(f"case {rec.id!r}: image {im.path!r} not found under {root} "
-                                       "(set rubric.image_root)")
                 if src.resolve() != dst.resolve():
                     dst.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(src, dst)
@@ -458,7 +532,8 @@ def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None
 
 
 def sheets(cfg: dict[str, Any]) -> dict[str, Any]:
-    records = read_records(_out_dir(cfg))
+    """Review sheets for every draft that is on no sheet of its current round yet."""
+    records = _current_records(cfg)
     rounds = sorted({x.round for x in records if x.status == "draft"})
     findings = _findings(records, cfg)
     n = sum(len(_sheets(records, cfg, findings, rnd, None)) for rnd in rounds)
@@ -489,8 +564,8 @@ def lint(cfg: dict[str, Any]) -> dict[str, Any]:
 def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
     """R(0) from the rubrics of an existing dataset (``data=...``: the published benchmark, HealthBench,
     your own cases), source ``imported``, so local physicians can review and refine them. Writes the
-    instances (the cases without their rubrics) to ``rubric.out_dir/instances.jsonl``; images stay
-    where the dataset has them (``rubric.image_root`` is set to the dataset's folder)."""
+    instances (the cases without their rubrics) to ``rubric.out_dir/instances.jsonl`` and their
+    images (copied, or written from embedded bytes) under the same folder."""
     from medrealmm.data.loader import load_dataset
     from medrealmm.mccp.instances import Instance, write_instances
 
@@ -500,6 +575,17 @@ def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
     ds = load_dataset({**dict(cfg["data"]), "require_approved_rubric": False})
     records, instances = [], []
     for case in ds.cases:
+        for t in case.turns:                # the images travel with the rubrics: out_dir is self-contained
+            for im in t.images:
+                dst = out / im.path
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                if im.data is not None:
+                    dst.write_bytes(im.data)
+                elif ds.root is not None and (ds.root / im.path).is_file():
+                    shutil.copyfile(ds.root / im.path, dst)
+                else:
+                    raise RubricFailed(f"case {case.id!r}: image {im.path!r} has no data and is not under "
+                                       f"{ds.root}")
         body = case.model_dump(mode="json", exclude={"rubric": True,
                                                      "turns": {"__all__": {"images": {"__all__": {"data"}}}}})
         inst = Instance.model_validate(body)
@@ -508,19 +594,19 @@ def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
             RubricVersion(round=0, criteria=case.rubric, source="imported", note=f"from {ds.source}"),)))
     write_instances(instances, out / "instances.jsonl")
     r = dict(cfg.get("rubric") or {})
-    r.update(input=str(out / "instances.jsonl"), image_root=str(ds.root) if ds.root else r.get("image_root"))
+    r.update(input=str(out / "instances.jsonl"), image_root=str(out))
     cfg = {**cfg, "rubric": r}
     counts = _refresh(records, cfg, sheets_round=0)
     log.info("rubric import: %d case(s) from %s (%d rejected) -> %s; next: medrealmm rubric revise "
-             "rubric.input=%s rubric.image_root=%s rubric.feedback=...", len(records), ds.source, len(ds.errors),
-             out, r["input"], r["image_root"])
+             "rubric.out_dir=%s rubric.input=%s rubric.feedback=...", len(records), ds.source, len(ds.errors),
+             out, out.resolve(), Path(r["input"]).resolve())
     return {**counts, "rejected_cases": len(ds.errors)}
 
 
 def report(cfg: dict[str, Any]) -> dict[str, Any]:
     records = read_records(_out_dir(cfg))
     if not records:
-        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
+        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` (or `import`) first")
     return _refresh(records, cfg)
 
 

@@ -42,6 +42,7 @@ and split criteria keep the original criterion's tags; added ones have none.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import logging
 import re
@@ -239,9 +240,25 @@ def _split_parts(raw: Mapping[str, Any], text: str, weight_raw: Any, bad_in: Any
     return tuple(out)
 
 
+def _file_text(path: Path) -> str:
+    """The file's text: UTF-8 (BOM or not), else GB18030 — what Excel on a Chinese system saves
+    as "CSV" — with a warning; anything else is refused, naming the file."""
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        raise FeedbackError("not UTF-8 (nor GB18030) text: save it as 'CSV UTF-8'", file=str(path)) from None
+    log.warning("feedback %s is not UTF-8; read as GB18030 (Excel's Chinese 'CSV'); 'CSV UTF-8' is safer", path)
+    return text
+
+
 def _read_csv(path: Path) -> Iterable[FeedbackItem]:
     file = str(path)
-    with open(path, encoding="utf-8-sig", newline="") as fh:
+    with io.StringIO(_file_text(path), newline="") as fh:
         reader = csv.reader(fh)
         header = next(reader, None)
         if header is None:
@@ -265,7 +282,7 @@ def _read_csv(path: Path) -> Iterable[FeedbackItem]:
 
 def _read_jsonl(path: Path) -> Iterable[FeedbackItem]:
     file = str(path)
-    with open(path, encoding="utf-8-sig") as fh:
+    with io.StringIO(_file_text(path)) as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue

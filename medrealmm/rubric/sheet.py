@@ -157,13 +157,15 @@ def _write_csv(path: Path, cases: Sequence[tuple[RubricRecord, RubricVersion]]) 
 
 def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *, image_root: str | Path,
                         batch_size: int = 50, findings: Iterable[Any] | None = None,
-                        round: int | None = None) -> list[Path]:
+                        round: int | None = None, start: int = 1) -> list[Path]:
     """Write ``review_<round>_<batch>.html`` with its ``feedback_<round>_<batch>.csv`` template per
     batch, and ``index.html`` linking them; returns the HTML sheets in batch order.
 
     ``round`` picks R(round) of every record (records without it are skipped); None takes each
     record's current version and labels the files with the highest round shown. Failed records
     and records without a version are skipped and counted in the log, never shown empty.
+    Batches are numbered from ``start``, so sheets added later to a round never replace a file a
+    physician may be filling; ``index.html`` lists every sheet of the folder.
     """
     if batch_size < 1:
         raise ValueError(f"batch_size must be >= 1, got {batch_size}")
@@ -185,7 +187,7 @@ def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *,
     links = []
     for b in range(0, len(shown), batch_size):
         batch = shown[b:b + batch_size]
-        n = b // batch_size + 1
+        n = b // batch_size + start
         sheet = out / SHEET_NAME.format(round=label, batch=n)
         table = out / CSV_NAME.format(round=label, batch=n)
         body = "\n".join(_case_html(r, v, by_case.get(r.id, {}), root) for r, v in batch)
@@ -197,11 +199,12 @@ def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *,
         sheet.write_text(page, encoding="utf-8")
         _write_csv(table, batch)
         sheets.append(sheet)
-        links.append(f'<li><a href="{sheet.name}">{sheet.name}</a> — {len(batch)} case(s), '
-                     f'<a href="{table.name}">{table.name}</a></li>')
+    for sheet in sorted(out.glob(SHEET_NAME.format(round=label, batch=0).replace("000", "*"))):
+        table = out / sheet.name.replace("review_", "feedback_").replace(".html", ".csv")
+        links.append(f'<li><a href="{sheet.name}">{sheet.name}</a>, <a href="{table.name}">{table.name}</a></li>')
     index = (f'<!DOCTYPE html><html lang="zh-CN"><head><meta charset="utf-8"><title>Rubric review R({label})'
              f"</title><style>{_CSS}</style></head><body><h1>评分标准审核 Rubric review — round {label}</h1>"
-             f"<p>{len(shown)} case(s) in {len(sheets)} batch(es); skipped: {skipped['failed']} failed, "
+             f"<p>this run: {len(shown)} case(s) in {len(sheets)} batch(es); skipped: {skipped['failed']} failed, "
              f"{skipped['no_version']} without a rubric{'' if round is None else f' for round {round}'}.</p>"
              f"<ul>{''.join(links)}</ul>{_help_html()}</body></html>")
     (out / INDEX_NAME).write_text(index, encoding="utf-8")

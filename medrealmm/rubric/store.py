@@ -32,7 +32,15 @@ def instances_file(path: str | Path) -> Path:
 
 
 def read_instances(path: str | Path) -> list[Instance]:
-    return read_models(instances_file(path), Instance, RubricStoreError, "instance")
+    """The instances of ``path``; an id that appears twice stops here (it would become two cases)."""
+    file = instances_file(path)
+    items = read_models(file, Instance, RubricStoreError, "instance")
+    seen: set[str] = set()
+    for k, inst in enumerate(items, 1):
+        if inst.id in seen:
+            raise RubricStoreError(f"{file}: instance {k} repeats the id {inst.id!r}")
+        seen.add(inst.id)
+    return items
 
 
 def image_root(instances: Path, configured: str | None) -> Path:
@@ -43,7 +51,10 @@ def image_root(instances: Path, configured: str | None) -> Path:
     counts = instances.parent / "counts.json"
     if counts.is_file():
         root = json.loads(counts.read_text(encoding="utf-8")).get("dataset_root")
-        if root and Path(root).is_dir():
+        if root:
+            if not Path(root).is_dir():
+                raise FileNotFoundError(f"the images of {instances} are relative to {root} (mccp's counts.json), "
+                                        "which does not exist here: set rubric.image_root to where they are now")
             return Path(root)
     return instances.parent
 

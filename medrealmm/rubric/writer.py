@@ -97,11 +97,14 @@ class Bounds:
         return cls(n[0] or 0, n[1] or 99, p[0] or 0, p[1] or 99, g[0] or 0, g[1] or 99, max(abs(lo), abs(hi)))
 
 
-def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False,
-                    tags: Sequence[str] = DEFAULT_TAGS) -> dict[str, Any]:
+def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False, tags: Sequence[str] = DEFAULT_TAGS,
+                    max_items: int | None = None, max_text: int = 600) -> dict[str, Any]:
+    """The answer's JSON schema. A revision may hold more (or longer) criteria than a fresh rubric
+    (an imported one, physicians' additions): ``max_items``/``max_text`` then follow the current
+    rubric, so constrained decoding never has to cut one off."""
     item: dict[str, Any] = {
         "type": "object",
-        "properties": {"text": {"type": "string", "minLength": 2, "maxLength": 300},
+        "properties": {"text": {"type": "string", "minLength": 2, "maxLength": max_text},
                        "weight": {"type": "integer", "minimum": -bounds.max_weight, "maximum": bounds.max_weight},
                        "tags": {"type": "array", "items": {"type": "string", "enum": list(tags)}, "maxItems": 4}},
         "required": ["text", "weight", "tags"],
@@ -112,7 +115,7 @@ def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False,
         item["required"] = ["id", *item["required"]]
     return {"type": "object",
             "properties": {"criteria": {"type": "array", "items": item, "minItems": 1,
-                                        "maxItems": bounds.max_criteria + 5}},
+                                        "maxItems": max(bounds.max_criteria, max_items or 0) + 5}},
             "required": ["criteria"], "additionalProperties": False}
 
 
@@ -218,6 +221,19 @@ class RevisionJob:
     used_ids: tuple[str, ...] = ()
 
 
+def keep_tags(revised: Sequence[Criterion], current: Sequence[Criterion]) -> tuple[Criterion, ...]:
+    """A criterion the revision kept word for word keeps its tags too — also those outside the
+    writer's tag set (an imported rubric's ``theme:``/``level:`` tags), which the schema cannot offer."""
+    old = {c.id: c for c in current}
+    out = []
+    for c in revised:
+        before = old.get(c.id)
+        if before is not None and before.text == c.text:
+            c = c.model_copy(update={"tags": tuple(dict.fromkeys((*before.tags, *c.tags)))})
+        out.append(c)
+    return tuple(out)
+
+
 def keep_locked(revised: Sequence[Criterion], current: Sequence[Criterion],
                 locked: Sequence[str]) -> tuple[tuple[Criterion, ...], int]:
     """``revised`` with every locked criterion exactly as in ``current`` (re-added at its place in
@@ -300,12 +316,13 @@ class RubricWriter:
 
     # passes ----------------------------------------------------------------------------------------
     def _ask(self, items: list[tuple[str, list[dict[str, Any]] | None]], *, with_ids: bool,
-             desc: str) -> list[Outcome]:
+             desc: str, max_items: int | None = None, max_text: int = 600) -> list[Outcome]:
         ok = [k for k, (_, m) in enumerate(items) if m is not None]
         outs = ask_batched(self.backend, [items[k] for k in ok],  # type: ignore[misc]
                            parse=lambda t: parse_criteria(t, max_weight=self.bounds.max_weight, tags=self.tags),
                            sampling=self.sampling,
-                           json_schema=criteria_schema(self.bounds, with_ids=with_ids, tags=self.tags)
+                           json_schema=criteria_schema(self.bounds, with_ids=with_ids, tags=self.tags,
+                                                       max_items=max_items, max_text=max_text)
                            if self.structured else None,
                            max_retries=self.max_retries, retry_temperature=self.retry_temperature,
                            chunk_size=self.chunk_size, seed=self.seed, chat_template_kwargs=self.chat_template_kwargs,
@@ -340,13 +357,16 @@ class RubricWriter:
                                list(j.comments), list(j.locked), self.mode]),
                   self._messages_or_none(lambda j=j: self.revise_messages(j.instance, j.current, j.comments, j.locked)))
                  for j in jobs]
-        outs = self._ask(items, with_ids=True, desc="rubric revise")
+        longest = max((len(c.text) for j in jobs for c in j.current), default=0)
+        outs = self._ask(items, with_ids=True, desc="rubric revise",
+                         max_items=max((len(j.current) for j in jobs), default=0) + 5, max_text=max(600, 2 * longest))
         written = []
         for j, o in zip(jobs, outs, strict=True):
             if o.value is None:
                 written.append(Written(None, o.attempts, o.error))
                 continue
             crit = number_criteria(o.value, keep_ids=[c.id for c in j.current], used_ids=j.used_ids)
+            crit = keep_tags(crit, j.current)
             crit, restored = keep_locked(crit, j.current, j.locked)
             self.stats["restored"] += restored
             written.append(Written(crit, o.attempts, o.error, restored))
