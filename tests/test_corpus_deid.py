@@ -1,18 +1,21 @@
 """`medrealmm corpus` with de-identification inside the funnel (``corpus.deid.enabled=true``): the
 masked consultations come out, nothing identifying is written (outputs, logs), the unmasked image
-copies go, a rerun reuses the deid output, and reviewer rejections come back as the ``review`` stage."""
+copies go (and never sit under the outputs, even when the stage fails), a rerun reuses the deid output,
+reviewer rejections come back as the ``review`` stage, and a changed rerun refuses to undo reviewer decisions."""
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from medrealmm.config import compose
-from medrealmm.corpus.funnel import REVIEW_REASON, run_corpus
+from medrealmm.corpus.funnel import REVIEW_REASON, _private_dir, deid_stamp, reviewer_marks, run_corpus
 from medrealmm.corpus.schema import Consultation
 from medrealmm.deid.review import apply_decisions
 
@@ -129,7 +132,7 @@ def test_consultations_are_masked_and_validate(cli_run) -> None:
 
 
 def test_nothing_identifying_is_written_or_logged(cli_run) -> None:
-    tmp, logs, out, logs_text = cli_run
+    tmp, _, out, logs_text = cli_run
     for s in SECRETS:
         assert s not in logs_text, s
     assert not leaks(tmp / "outputs")
@@ -244,3 +247,142 @@ def test_deid_review_cli_then_corpus_records_the_review_stage(first_run, tmp_pat
     dropped = read_lines(out / "dropped.jsonl")
     assert dropped == [{"id": "log-2", "stage": "review", "reason": REVIEW_REASON, "department": "皮肤科"}]
     assert [c["id"] for c in read_lines(out / "consultations.jsonl")] == ["log-0", "log-1"]
+
+
+# --- reviewer decisions are never undone silently ----------------------------------------------------------
+
+REMASK = "log-0,remask,events.3.content,1,3,NAME,,,,,\n"      # "在手臂上，…": the reviewer masks 手臂
+
+
+@pytest.mark.parametrize("rows", [REMASK, "log-1,reject,,,,,,,,,\n"], ids=["remask", "reject"])
+def test_changed_rerun_refuses_to_undo_reviewer_decisions(first_run, tmp_path: Path, rows: str) -> None:
+    logs, outputs, out = first_run
+    deid_out = out / "deid" / "output"
+    apply_decisions(deid_out, _decisions(tmp_path / "d.csv", rows))
+    assert reviewer_marks(deid_out)
+    run_corpus(compose_cfg(logs, outputs))                 # same input and config: reused, decisions applied
+    if rows == REMASK:
+        assert read_lines(out / "consultations.jsonl")[0]["events"][3]["content"].startswith("在[NAME]上")
+    watched = {f: (deid_out / f).read_bytes() for f in ("cases.jsonl", "audit.jsonl", "removed.jsonl")}
+    kept = (out / "consultations.jsonl").read_bytes()
+    with pytest.raises(ValueError, match="discard_review") as e:
+        run_corpus(compose_cfg(logs, outputs, "deid.image.pad=6"))
+    assert "deid config" in str(e.value) and "keep the old input and config" in str(e.value)
+    assert (out / "consultations.jsonl").read_bytes() == kept
+    assert {f: (deid_out / f).read_bytes() for f in watched} == watched
+    r = cli(["corpus", f"corpus.input={logs}", f"paths.outputs={outputs}", *DEID_FLAGS, "deid.image.pad=6"],
+            cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "corpus.deid.discard_review=true" in r.stderr and "Traceback" not in r.stderr
+    assert (out / "consultations.jsonl").read_bytes() == kept
+
+
+def test_discard_review_rebuilds_with_a_warning(first_run, tmp_path: Path, caplog) -> None:
+    logs, outputs, out = first_run
+    deid_out = out / "deid" / "output"
+    apply_decisions(deid_out, _decisions(tmp_path / "d.csv", REMASK))
+    stamp = (deid_out / "funnel_input.sha256").read_text()
+    with caplog.at_level("WARNING", logger="medrealmm.corpus.funnel"):
+        res = run_corpus(compose_cfg(logs, outputs, "deid.image.pad=6", "corpus.deid.discard_review=true"))
+    assert "discard_review=true" in caplog.text and "review again" in caplog.text
+    assert (deid_out / "funnel_input.sha256").read_text() != stamp
+    assert not reviewer_marks(deid_out)                    # rebuilt: to be reviewed again
+    assert [c.id for c in res.kept] == IDS
+    assert read_lines(out / "consultations.jsonl")[0]["events"][3]["content"].startswith("在手臂上")
+
+
+def test_deid_stamp_includes_the_agent_model(tmp_path: Path) -> None:
+    cfg = compose_cfg(tmp_path / "logs.jsonl", tmp_path / "outputs")
+    other = copy.deepcopy(cfg)
+    other["model"] = {**other["model"], "name": "another-model", "path": "org/another-model"}
+    body = '{"id": "log-0"}\n'
+    assert deid_stamp(body, cfg) == deid_stamp(body, other)          # rules only: the model plays no part
+    for c in (cfg, other):
+        c["deid"]["text"]["agent"] = True
+    assert deid_stamp(body, cfg) != deid_stamp(body, other)
+    assert deid_stamp(body, cfg) != deid_stamp(body + "x", cfg)
+
+
+# --- the unmasked stage input never sits under the outputs -------------------------------------------------
+
+@pytest.fixture()
+def private_tmp(tmp_path: Path, monkeypatch) -> Path:
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def test_a_failing_stage_leaves_no_unmasked_input(tmp_path: Path, private_tmp: Path, monkeypatch) -> None:
+    import medrealmm.deid.build
+
+    logs = raw_logs(tmp_path / "raw")
+    outputs = tmp_path / "outputs"
+    out = outputs / "corpus" / "sample"
+    stale = out / "deid" / "input"                         # what an older version left after a kill
+    (stale / "images").mkdir(parents=True)
+    (stale / "consultations.jsonl").write_bytes(logs.read_bytes())
+    (stale / "images" / "r0.png").write_bytes((logs.parent / "images" / "r0.png").read_bytes())
+    seen: list[Path] = []
+
+    def crash(cfg: dict) -> dict:
+        stage_in = Path(cfg["deid"]["input"])
+        seen.append(stage_in)
+        assert stage_in.is_file() and stage_in.parent.parent == private_tmp
+        assert not stage_in.is_relative_to(outputs)
+        assert (stage_in.parent.stat().st_mode & 0o777) == 0o700
+        for c in read_lines(stage_in):          # image paths resolve next to the stage's JSONL, as deid reads them
+            for e in c["events"]:
+                if e.get("modality") == "image":
+                    assert (stage_in.parent / e["content"]).is_file()
+        raise RuntimeError("killed")
+
+    monkeypatch.setattr(medrealmm.deid.build, "run_deid", crash)
+    with pytest.raises(RuntimeError, match="killed"):
+        run_corpus(compose_cfg(logs, outputs))
+    assert len(seen) == 1 and not seen[0].parent.exists() and not list(private_tmp.iterdir())
+    assert not stale.exists()
+    assert not leaks(outputs)
+    assert not [p for p in outputs.rglob("*") if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES]
+
+
+def test_private_dir_is_private_and_stable(private_tmp: Path) -> None:
+    a = _private_dir("k" * 64)
+    assert a.parent == private_tmp and (a.stat().st_mode & 0o777) == 0o700 and not list(a.iterdir())
+    (a / "left-by-a-kill.jsonl").write_text(NAME, encoding="utf-8")
+    b = _private_dir("k" * 64)                    # same key: same path (deid's parts resume), emptied
+    assert b == a and not list(b.iterdir())
+    b.chmod(0o755)                                # not private: not reused
+    c = _private_dir("k" * 64)
+    assert c != b and c.parent == private_tmp and (c.stat().st_mode & 0o777) == 0o700
+
+
+def test_run_leaves_no_stage_input_and_no_temp_folder(first_run, private_tmp: Path) -> None:
+    logs, outputs, out = first_run
+    run_corpus(compose_cfg(logs, outputs, "deid.image.pad=7"))       # rebuilt: the stage ran again
+    assert not (out / "deid" / "input").exists() and not list(private_tmp.iterdir())
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert str(private_tmp) not in json.dumps(manifest)
+
+
+def test_unmasked_images_of_an_earlier_run_are_removed(tmp_path: Path) -> None:
+    logs = raw_logs(tmp_path / "raw")
+    outputs = tmp_path / "outputs"
+    out = outputs / "corpus" / "sample"
+    run_corpus(compose([f"corpus.input={logs}", f"paths.outputs={outputs}"]))       # no deid: raw copies
+    assert (out / "images" / "r0.png").read_bytes() == (logs.parent / "images" / "r0.png").read_bytes()
+    (out / "images" / "note.txt").write_text("kept without deid", encoding="utf-8")
+    run_corpus(compose([f"corpus.input={logs}", f"paths.outputs={outputs}"]))       # without deid: left alone
+    assert (out / "images" / "note.txt").is_file()
+    run_corpus(compose_cfg(logs, outputs))
+    referenced = {e["content"] for c in read_lines(out / "consultations.jsonl") for e in c["events"]
+                  if e.get("modality") == "image"}
+    present = {p.relative_to(out).as_posix() for p in (out / "images").rglob("*") if p.is_file()}
+    assert present == referenced and all(p.startswith("images/log-") for p in present)
+    assert (logs.parent / "images" / "r0.png").is_file()              # the input's images are untouched
+
+
+def test_out_dir_holding_the_input_images_is_refused(tmp_path: Path) -> None:
+    logs = raw_logs(tmp_path / "raw")
+    with pytest.raises(ValueError, match="choose another out_dir"):
+        run_corpus(compose_cfg(logs, tmp_path / "outputs", f"corpus.out_dir={logs.parent}"))
+    assert (logs.parent / "images" / "r0.png").is_file()

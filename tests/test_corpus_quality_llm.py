@@ -249,6 +249,41 @@ def test_run_corpus_with_a_scripted_check(tmp_path: Path) -> None:
     assert [c.id for c in res.kept] == ["log-0", "log-2", "log-3"]
 
 
+def test_llm_check_closes_its_engine_and_checks_on_failure_first(tmp_path: Path, monkeypatch) -> None:
+    """The check's engine is closed as soon as the check returns (the deid agent may load its own next), and a
+    bad ``on_failure`` is refused before any engine loads."""
+    import medrealmm.inference.engines
+    from medrealmm.config import compose
+    from medrealmm.corpus.funnel import _llm_check
+
+    events: list[str] = []
+
+    class FakePool:
+        def __init__(self, cache_dir: str, seed: int):
+            events.append("pool")
+
+        def get(self, role, backend):
+            events.append("load")
+            return ScriptedBackend(ok)
+
+        def close(self) -> None:
+            events.append("close")
+
+    monkeypatch.setattr(medrealmm.inference.engines, "EnginePool", FakePool)
+    cfg = compose([f"paths.outputs={tmp_path}", "corpus.dialogue_quality.llm.enabled=true"])
+    pools: list = []
+    check = _llm_check(cfg, pools)
+    assert check is not None and len(pools) == 1 and events == ["pool"]
+    assert check([consultation(i) for i in range(3)]) == [None] * 3
+    assert events == ["pool", "load", "close"]
+    bad = compose([f"paths.outputs={tmp_path}", "corpus.dialogue_quality.llm.enabled=true",
+                   "corpus.dialogue_quality.llm.on_failure=skip"])
+    events.clear()
+    with pytest.raises(ValueError, match=r"corpus\.dialogue_quality\.llm\.on_failure"):
+        _llm_check(bad, pools)
+    assert events == [] and len(pools) == 1
+
+
 # --- the real engine -----------------------------------------------------------------------------------
 
 @pytest.mark.engine
