@@ -327,3 +327,16 @@ def test_stale_records_edited_rubrics_and_moved_images_are_refused(tmp_path: Pat
     (inst.parent / "counts.json").write_text(json.dumps({"dataset_root": str(tmp_path / "gone")}), encoding="utf-8")
     with pytest.raises(FileNotFoundError, match="rubric.image_root"):
         run_rubric("export", cfg)
+
+
+def test_comments_name_criteria_as_they_are_after_the_direct_edits() -> None:
+    from medrealmm.rubric.build import _comments_now
+    from medrealmm.rubric.feedback import FeedbackItem, apply_feedback
+
+    crit = (Criterion(id="c1", text="说明病因", weight=3), Criterion(id="c2", text="建议复诊", weight=2),
+            Criterion(id="c3", text="说明用药并提醒副作用", weight=4))
+    items = [FeedbackItem(case_id="x", action="split", criterion_id="c3", parts=(("说明用药", 2), ("提醒副作用", 2))),
+             FeedbackItem(case_id="x", action="comment", criterion_id="c3", comment="副作用要具体"),
+             FeedbackItem(case_id="x", action="delete", criterion_id="c2", comment="多余")]
+    res = apply_feedback(crit, items, case_id="x")
+    assert _comments_now(res) == (("c3（已拆分为 c3.1、c3.2）", "副作用要具体"), ("c2（已删除）", "多余"))

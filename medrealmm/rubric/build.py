@@ -358,7 +358,7 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         try:
             writer, engines["model"] = _writer(cfg, pool)
             outs = writer.revise([RevisionJob(
-                instance=rec.instance, current=tuple(res.criteria), comments=tuple(res.comments),
+                instance=rec.instance, current=tuple(res.criteria), comments=_comments_now(res),
                 locked=tuple(dict.fromkeys(c.id for ch in res.changes for c in ch.after)),
                 used_ids=tuple(sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria})))
                 for rec, res, _ in llm_jobs])
@@ -402,6 +402,21 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
                     "their edits nor their comments were applied; rerun `rubric revise` with the same feedback "
                     "(or drop the comments to apply the edits alone)", stats["llm_failed"])
     return {**counts, **stats}
+
+
+def _comments_now(res: Any) -> tuple[tuple[str | None, str], ...]:
+    """The comments with their criterion named as it is after the direct edits: a comment on ``c3``
+    that was split reads "c3（已拆分为 c3.1、c3.2）", on a deleted one "c3（已删除）"."""
+    now = {c.id for c in res.criteria}
+    fate = {ch.criterion_id: ch for ch in res.changes}
+    out = []
+    for cid, text in res.comments:
+        ch = fate.get(cid)
+        if cid is not None and cid not in now and ch is not None:
+            cid = (f"{cid}（已删除）" if not ch.after
+                   else f"{cid}（已拆分为 {'、'.join(c.id for c in ch.after)}）")
+        out.append((cid, text))
+    return tuple(out)
 
 
 def _change_row(change: Any) -> dict[str, Any]:
