@@ -67,12 +67,13 @@ def test_direct_edits_make_round_one_exactly_and_other_cases_stop(tmp_path: Path
         "cardio-001,c1,reweight,,4,",
         "cardio-001,c3,split,建议完善动态心电图||说明需抗凝评估,4||3,",
         "cardio-001,,add,询问是否有晕厥,2,",
-        "derm-001,c1,keep,,,",                   # an untouched template row: no feedback
+        "derm-001,c1,keep,,,",                   # an untouched template row: says nothing
+        "endo-001,,accept,,,",                   # signed off as it is
     ])
     cfg["rubric"]["feedback"] = str(fb)
     stats = run_rubric("revise", cfg)
     assert stats["with_feedback"] == 1 and stats["direct_only"] == 1 and stats["llm"] == 0
-    assert stats["early_stop"] == 1 and stats["not_reviewed"] == 1   # derm-001 returned unchanged; endo-001 no rows
+    assert stats["signed_off"] == 1 and stats["not_reviewed"] == 1   # endo-001 accepted; derm-001 not reviewed
     after = _by_id(out)
     old = {c.id: c for c in before["cardio-001"].criteria}
     new = after["cardio-001"]
@@ -82,7 +83,8 @@ def test_direct_edits_make_round_one_exactly_and_other_cases_stop(tmp_path: Path
     assert {c.id: c.weight for c in new.criteria}["c1"] == 4
     assert [c.text for c in new.criteria if c.id.startswith("c3.")] == ["建议完善动态心电图", "说明需抗凝评估"]
     assert all(c == old[c.id] for c in new.criteria if c.id not in ("c1", "c3.1", "c3.2", ids[-1]))
-    assert after["derm-001"].round == 0 and after["derm-001"].meta["converged_round"] == 0
+    assert after["derm-001"].round == 0 and "signed_off_round" not in after["derm-001"].meta
+    assert after["endo-001"].round == 0 and after["endo-001"].meta["signed_off_round"] == 0
     diffs = [json.loads(x) for x in (out / "diffs.jsonl").read_text(encoding="utf-8").splitlines()]
     assert diffs == [{"case_id": "cardio-001", "round": 1, "source": "feedback", "added": ["c3.1", "c3.2", ids[-1]],
                       "removed": ["c2", "c3"], "changed": [{"id": "c1", "fields": ["weight"]}]}]
@@ -340,3 +342,106 @@ def test_comments_name_criteria_as_they_are_after_the_direct_edits() -> None:
              FeedbackItem(case_id="x", action="delete", criterion_id="c2", comment="多余")]
     res = apply_feedback(crit, items, case_id="x")
     assert _comments_now(res) == (("c3（已拆分为 c3.1、c3.2）", "副作用要具体"), ("c2（已删除）", "多余"))
+
+
+def _fill(template: Path, edits: dict[str, str], extra: list[str] = ()) -> Path:
+    """A physician's copy of a template: some rows replaced (by their first three cells), rows added."""
+    lines = template.read_text(encoding="utf-8-sig").splitlines()
+    out = [edits.get(",".join(x.split(",")[:3]), x) for x in lines] + list(extra)
+    return _feedback(template.with_name("filled_" + template.name), out[1:])
+
+
+def test_physician_team_workflow(tmp_path: Path, monkeypatch) -> None:
+    """Untouched sheets are not reviewed, a template beside its filled copy is skipped, a sheet corrected
+    after its round was applied is reported (not applied), rows of an unnamed file are applied once, a
+    repeated comment on the next round's sheet is new feedback, approval keeps every record, revoke reopens."""
+    import medrealmm.inference.engines as engines
+    import medrealmm.rubric.build as build
+    from medrealmm.inference.base import Completion
+    from medrealmm.rubric.writer import RubricWriter
+
+    cfg, out = _setup(tmp_path)
+    cfg["rubric"]["review"]["batch_size"] = 1
+    run_rubric("sheets", cfg)
+    r0 = out / "review" / "round_0"
+    templates = sorted(r0.glob("feedback_0_*.csv"))
+    assert len(templates) == 3 and (r0 / "sheets.json").is_file()
+    # cardio's sheet filled as a copy beside its template; the other two untouched
+    cardio = next(t for t in templates if "cardio-001" in t.read_text(encoding="utf-8-sig"))
+    _fill(cardio, {"cardio-001,c2,keep": "cardio-001,c2,delete,,,"})
+    cfg["rubric"]["feedback"] = str(r0)
+    stats = run_rubric("revise", cfg)
+    assert stats["with_feedback"] == 1 and stats["not_reviewed"] == 2 and stats["signed_off"] == 0
+    # the physician corrects the round-0 copy afterwards: reported, not applied
+    filled = r0 / f"filled_{cardio.name}"
+    filled.write_text(filled.read_text(encoding="utf-8") + "cardio-001,c3,delete,,,\n", encoding="utf-8")
+    assert run_rubric("revise", cfg)["changed_after_applied"] == 1
+    assert "c3" in {c.id for c in _by_id(out)["cardio-001"].criteria}
+    assert run_rubric("approve", cfg)["approved_now"] == 1                   # cardio R1: the physician's own edit
+    assert len(read_records(out)) == 3
+
+    # rows of an unnamed file: applied once, even when mixed with new rows later
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "notes.csv", ["derm-001,,add,询问家人是否有类似皮损,3,"]))
+    run_rubric("revise", cfg)
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "notes.csv", ["derm-001,,add,询问家人是否有类似皮损,3,",
+                                                                       "derm-001,c1,reweight,,4,"]))
+    stats = run_rubric("revise", cfg)
+    derm = _by_id(out)["derm-001"]
+    assert stats["already_applied"] == 1 and derm.round == 2
+    assert [c.text for c in derm.criteria].count("询问家人是否有类似皮损") == 1
+
+    # an LLM failure keeps a physician-edited round from counting as signed off
+    monkeypatch.setattr(engines, "EnginePool", _Pool)
+
+    class Backend:
+        def __init__(self, answer: str):
+            self.answer = answer
+
+        def chat(self, requests, desc=""):
+            return [Completion(self.answer) for _ in requests]
+
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("乱码"), mode="text",
+                                                                          max_retries=0), {}))
+    comment = "derm-001,,comment,,,整体缺少对复诊时间的要求"
+    (tmp_path / "r2").mkdir()
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "r2" / "feedback_2_001.csv", [comment]))
+    assert run_rubric("revise", cfg)["llm_failed"] == 1
+    cfg["rubric"]["approve"]["ids"] = None
+    assert run_rubric("approve", cfg)["approved_now"] == 0                    # derm R2 has a pending revision
+    # the same comment on the next round's sheet is new feedback, not "already applied"
+    good = json.dumps({"criteria": [{"id": c.id, "text": c.text, "weight": c.weight, "tags": []}
+                                    for c in derm.criteria]}, ensure_ascii=False)
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend(good), mode="text"), {}))
+    assert run_rubric("revise", cfg)["llm"] == 1 and _by_id(out)["derm-001"].round == 3
+    (tmp_path / "r3").mkdir()
+    cfg["rubric"]["rounds"] = 5
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "r3" / "feedback_3_001.csv", [comment]))
+    stats = run_rubric("revise", cfg)
+    assert stats["llm"] == 1 and stats["already_applied"] == 0 and _by_id(out)["derm-001"].round == 4
+
+    # approved cases ignore feedback until revoked
+    cfg["rubric"]["approve"]["revoke"] = ["cardio-001"]
+    run_rubric("approve", cfg)
+    assert _by_id(out)["cardio-001"].status == "draft"
+
+
+def test_feedback_on_a_sheet_of_a_since_regenerated_rubric_is_refused(tmp_path: Path) -> None:
+    cfg, out = _setup(tmp_path)
+    run_rubric("sheets", cfg)
+    records = read_records(out)
+    derm = next(r for r in records if r.id == "derm-001")
+    fresh = RubricVersion(round=0, criteria=derm.criteria[:4], source="generated")       # as a new `generate`
+    write_records([r if r.id != "derm-001" else r.model_copy(update={"versions": (fresh,)}) for r in records], out)
+    (tmp_path / "fb").mkdir()
+    cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "fb" / "feedback_0_001.csv", ["derm-001,c1,reweight,,2,"]))
+    with pytest.raises(RubricFailed, match="shows another rubric"):
+        run_rubric("revise", cfg)
+    assert run_rubric("sheets", cfg)["sheets"] == 1                  # the new R(0) gets its own sheet
+
+
+def test_an_approved_case_without_its_hash_is_refused(tmp_path: Path) -> None:
+    raw = json.loads((sample_dir() / "cases.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    raw["meta"] = {"rubric": {"status": "approved"}}
+    (tmp_path / "cases.jsonl").write_text(json.dumps(raw, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(CaseError, match="meta.rubric.hash"):
+        load_dataset({"name": "x", "format": "jsonl", "path": str(tmp_path), "check_images": False, "strict": True})

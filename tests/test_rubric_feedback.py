@@ -143,8 +143,8 @@ def test_split_ids_skip_used_ones_and_nest() -> None:
 # --- conflicts and refusals ------------------------------------------------------------------------------
 
 def test_conflicting_direct_actions() -> None:
-    with pytest.raises(FeedbackError, match=r"conflicting direct actions on criterion 'c2': delete \(row 3\), "
-                                            r"edit \(row 5\)") as e:
+    with pytest.raises(FeedbackError, match=r"conflicting direct actions on criterion 'c2': delete \(f.csv row 3\), "
+                                            r"edit \(f.csv row 5\)") as e:
         apply([FeedbackItem("derm-001", "delete", "c2", file="f.csv", row=3),
                FeedbackItem("derm-001", "edit", "c2", text="新", file="f.csv", row=5)])
     assert (e.value.file, e.value.case_id, e.value.field) == ("f.csv", "derm-001", "action")
@@ -396,3 +396,17 @@ def test_excel_chinese_csv_is_read_as_gb18030(tmp_path, caplog) -> None:
     with caplog.at_level("WARNING"):
         items = read_feedback(path)
     assert items["d1"][0].text == "说明病因" and "GB18030" in caplog.text
+
+
+def test_accept_signs_off_only_an_unchanged_rubric() -> None:
+    from medrealmm.rubric.feedback import FeedbackError, FeedbackItem, apply_feedback
+    from medrealmm.schema import Criterion
+
+    crit = (Criterion(id="c1", text="说明病因", weight=3), Criterion(id="c2", text="建议复诊", weight=2))
+    res = apply_feedback(crit, [FeedbackItem("x", "keep", "c1"), FeedbackItem("x", "accept", comment="很好")],
+                         case_id="x")
+    assert res.criteria == crit and not res.changes and not res.needs_revision
+    with pytest.raises(FeedbackError, match="accept signs the rubric off"):
+        apply_feedback(crit, [FeedbackItem("x", "accept"), FeedbackItem("x", "delete", "c2")], case_id="x")
+    with pytest.raises(FeedbackError, match="leave criterion_id empty"):
+        FeedbackItem("x", "accept", "c1")

@@ -172,6 +172,9 @@ def check_rubric_approved(case: Case, file: str | None) -> None:
         raise CaseError(f"rubric status is {status!r}, not 'approved': approve it with `medrealmm rubric approve`, "
                         "or set data.require_approved_rubric=false to evaluate drafts (research use)",
                         case_id=case.id, field="meta.rubric.status", file=file)
+    if not info.get("hash"):
+        raise CaseError("an approved rubric needs meta.rubric.hash (what `medrealmm rubric approve` writes); without "
+                        "it the approval cannot be checked", case_id=case.id, field="meta.rubric.hash", file=file)
     if info.get("hash") != rubric_hash(case.rubric):
         raise CaseError("the rubric differs from the one that was approved (meta.rubric.hash): change rubrics "
                         "through `medrealmm rubric revise` and approve again, or set data.require_approved_rubric=false",

@@ -25,6 +25,7 @@ from typing import Any
 
 from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
 from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
+from medrealmm.schema import rubric_hash
 
 log = logging.getLogger(__name__)
 
@@ -119,43 +120,50 @@ def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheets_rou
     return counts
 
 
-def _on_sheets(folder: Path, rnd: int) -> tuple[set[str], int]:
-    """Case ids already on a feedback template of round ``rnd`` in ``folder``, and the last batch number."""
-    import csv
+SHEETS = "sheets.json"
+
+
+def _on_sheets(folder: Path) -> tuple[dict[str, str], int, list[dict[str, Any]]]:
+    """What ``folder`` (one round's review folder) already has: per case the rubric hash its latest
+    sheet shows, the last batch number, and the entries of ``sheets.json``."""
     import re
 
-    ids: set[str] = set()
-    last = 0
-    for f in folder.glob(f"feedback_{rnd}_*.csv") if folder.is_dir() else []:
-        m = re.fullmatch(rf"feedback_{rnd}_(\d+)\.csv", f.name)
-        if not m:
-            continue
-        last = max(last, int(m.group(1)))
-        try:
-            with f.open(encoding="utf-8-sig", newline="") as fh:
-                ids |= {row.get("case_id", "").strip() for row in csv.DictReader(fh)}
-        except (UnicodeDecodeError, csv.Error):
-            log.warning("%s cannot be read as a template; its cases are not given a new sheet", f)
-    return ids - {""}, last
+    path = folder / SHEETS
+    entries = json.loads(path.read_text(encoding="utf-8")).get("sheets", []) if path.is_file() else []
+    shown: dict[str, str] = {}
+    for e in entries:
+        shown.update(e["cases"])
+    numbers = [int(m.group(1)) for f in folder.glob("feedback_*_*.csv")
+               if (m := re.fullmatch(r"feedback_\d+_(\d+)\.csv", f.name))] if folder.is_dir() else []
+    return shown, max(numbers, default=0), entries
 
 
 def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequence[Any], rnd: int,
             ids: set[str] | None) -> list[Path]:
-    """Sheets for the drafts at round ``rnd`` that are on no sheet of that round yet. An existing
-    sheet (which a physician may be filling) is never rewritten; new ones take the next numbers."""
+    """Sheets for the drafts at round ``rnd`` whose current rubric is on no sheet of that round yet.
+    An existing sheet (which a physician may be filling) is never rewritten; new ones take the next
+    numbers. ``sheets.json`` records each template's sha256 and the rubric hash it shows per case,
+    so an untouched template is recognised, and feedback on a rubric since regenerated is refused."""
     from medrealmm.rubric.sheet import write_review_sheets
 
     r = _rubric_cfg(cfg)
     folder = _out_dir(cfg) / "review" / f"round_{rnd}"
-    done, last = _on_sheets(folder, rnd)
+    shown, last, entries = _on_sheets(folder)
     todo = [x for x in records if x.status == "draft" and x.round == rnd and (ids is None or x.id in ids)
-            and x.id not in done]
+            and shown.get(x.id) != rubric_hash(x.criteria)]
     if not todo:
         log.info("round %d: every draft is already on a review sheet in %s", rnd, folder)
         return []
-    paths = write_review_sheets(todo, folder, image_root=_root(cfg),
-                                batch_size=int((r.get("review") or {}).get("batch_size", 50)), findings=findings,
+    size = int((r.get("review") or {}).get("batch_size", 50))
+    paths = write_review_sheets(todo, folder, image_root=_root(cfg), batch_size=size, findings=findings,
                                 round=rnd, start=last + 1)
+    for k, sheet in enumerate(paths):
+        template = sheet.with_name(sheet.name.replace("review_", "feedback_").replace(".html", ".csv"))
+        entries.append({"file": template.name, "sha256": hashlib.sha256(template.read_bytes()).hexdigest(),
+                        "round": rnd, "cases": {x.id: rubric_hash(x.criteria) for x in todo[k * size:(k + 1) * size]}})
+    tmp = folder / (SHEETS + ".tmp")
+    tmp.write_text(json.dumps({"sheets": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.replace(folder / SHEETS)
     log.info("review sheets of round %d for %d case(s): %s", rnd, len(todo), folder)
     return paths
 
@@ -251,44 +259,75 @@ def generate(cfg: dict[str, Any]) -> dict[str, Any]:
     return counts
 
 
-def _feedback_hash(items: Sequence[Any]) -> str:
-    body = json.dumps([_as_dict(i) for i in items], ensure_ascii=False, sort_keys=True, default=str)
-    return hashlib.sha256(body.encode()).hexdigest()[:16]
-
-
-def _as_dict(item: Any) -> dict[str, Any]:
-    """A feedback row's content (where it was read from is not part of it: the same rows read from
-    another path are the same feedback)."""
+def _row_hash(item: Any) -> str:
+    """A feedback row by its content (case, criterion, action, text, weight, parts, comment): the same
+    row read from another path, or in another order, is the same row."""
     from dataclasses import asdict
 
-    return {k: v for k, v in asdict(item).items() if k not in ("file", "row")}
+    body = {k: v for k, v in asdict(item).items() if k not in ("file", "row")}
+    return hashlib.sha256(json.dumps(body, ensure_ascii=False, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def _read_feedback(path: Path) -> dict[str, list[tuple[int | None, Any]]]:
+def _meaningful(item: Any) -> bool:
+    """A row that asks for something: any action but ``keep``, or a comment. The untouched rows of a
+    template (``keep``, empty comment) say nothing — an untouched sheet is *not reviewed*."""
+    return item.action != "keep" or bool((item.comment or "").strip())
+
+
+def _templates(out_dir: Path) -> dict[str, dict[str, Any]]:
+    """Every template written so far, by the sha256 of its bytes: ``{"round", "cases": {id: rubric hash}}``
+    (from ``review/round_<k>/sheets.json``)."""
+    found: dict[str, dict[str, Any]] = {}
+    for f in sorted((out_dir / "review").glob("round_*/sheets.json")):
+        for entry in json.loads(f.read_text(encoding="utf-8")).get("sheets", []):
+            found[entry["sha256"]] = entry
+    return found
+
+
+def _read_feedback(path: Path, out_dir: Path) -> dict[str, list[tuple[int | None, Any]]]:
     """Feedback rows per case, each with the round its file is for: a template's name
     (``feedback_<round>_<batch>.csv``) says the round, so a folder holding several rounds' files
-    applies each file to the rubric version it was written about only."""
+    applies each file to the rubric version it was written about only. A file byte-identical to a
+    template we wrote (an unfilled sheet lying beside a filled copy) is skipped."""
     import re
 
     from medrealmm.rubric.feedback import read_feedback
 
     suffixes = (".csv", ".jsonl", ".json", ".ndjson")
-    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes) \
-        if path.is_dir() else [path]
+    files = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in suffixes
+                   and p.name != "sheets.json") if path.is_dir() else [path]
     if not files:
         raise RubricFailed(f"rubric.feedback: no .csv or .jsonl file in {path}")
+    templates = _templates(out_dir)
     merged: dict[str, list[tuple[int | None, Any]]] = {}
+    untouched = 0
     for f in files:
-        m = re.match(r"feedback_(\d+)_", f.name)
+        if hashlib.sha256(f.read_bytes()).hexdigest() in templates:
+            untouched += 1
+            continue
+        m = re.search(r"feedback_(\d+)_", f.name)
         rnd = int(m.group(1)) if m else None
         for cid, items in read_feedback(f).items():
             merged.setdefault(cid, []).extend((rnd, i) for i in items)
+    if untouched:
+        log.info("rubric.feedback: %d untouched template(s) skipped (their cases count as not reviewed)", untouched)
     return merged
 
 
-def _has_feedback(items: Sequence[Any]) -> bool:
-    """Rows that change something or say something; an untouched template (all keep, no comment) does not."""
-    return any(getattr(i, "action", "keep") != "keep" or (getattr(i, "comment", None) or "").strip() for i in items)
+def _applied_rows(rec: RubricRecord) -> dict[str, set[str]]:
+    """Per round made by feedback (``"k"`` for R(k)), the hashes of the rows that made it."""
+    return {rnd: set(fb.get("rows") or []) for rnd, fb in (rec.meta.get("feedback") or {}).items()}
+
+
+def _sheet_hash(out_dir: Path, rnd: int, case_id: str) -> str | None:
+    """The rubric hash the latest round-``rnd`` sheet showed for ``case_id`` (None: no record)."""
+    f = out_dir / "review" / f"round_{rnd}" / "sheets.json"
+    if not f.is_file():
+        return None
+    seen = None
+    for entry in json.loads(f.read_text(encoding="utf-8")).get("sheets", []):
+        seen = entry["cases"].get(case_id, seen)
+    return seen
 
 
 def revise(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -306,40 +345,64 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     records = read_records(_out_dir(cfg))
     if not records:
         raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
-    feedback = _read_feedback(fb_path)
+    feedback = _read_feedback(fb_path, _out_dir(cfg))
     by_id = {x.id: x for x in records}
     unknown = sorted(set(feedback) - set(by_id))
     if unknown:
         raise RubricFailed(f"rubric.feedback {fb_path}: {len(unknown)} case id(s) have no rubric here, "
                            f"e.g. {unknown[0]!r}")
     max_rounds = int(r.get("rounds", 3))
-    jobs: list[tuple[RubricRecord, Any, str]] = []
+    jobs: list[tuple[RubricRecord, Any, list[str]]] = []
     updated: dict[str, RubricRecord] = {}
-    stats = {"with_feedback": 0, "early_stop": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
-             "already_applied": 0, "not_draft": 0, "other_round": 0,
-             "not_reviewed": 0}
+    stats = {"with_feedback": 0, "signed_off": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
+             "already_applied": 0, "not_draft": 0, "other_round": 0, "not_reviewed": 0, "changed_after_applied": 0}
+    out_dir = _out_dir(cfg)
     for rec in records:
         rows = feedback.get(rec.id, [])
-        items = [i for rnd, i in rows if rnd is None or rnd == rec.round]
-        if rows and not items:              # files of another round (usually one already applied)
-            stats["other_round"] += 1
+        if not rows:
+            stats["not_reviewed"] += rec.status == "draft"
             continue
         if rec.status != "draft" or rec.current is None:
-            if items:
+            if any(_meaningful(i) for _, i in rows):
                 stats["not_draft"] += 1
-                log.warning("case %s is %s: its feedback is ignored", rec.id, rec.status)
+                log.warning("case %s is %s: its feedback is ignored (rubric.approve.revoke=[%s] reopens an "
+                            "approved case)", rec.id, rec.status, rec.id)
             continue
+        applied = _applied_rows(rec)
+        every = set().union(*applied.values()) if applied else set()
+        items, late, late_round = [], [], 0
+        for rnd, i in rows:
+            if not _meaningful(i):
+                continue
+            if rnd is None:                     # a file without a round: rows applied before are not applied again
+                if _row_hash(i) in every:
+                    stats["already_applied"] += 1
+                else:
+                    items.append(i)
+            elif rnd == rec.round:
+                items.append(i)
+            elif rnd < rec.round and _row_hash(i) not in applied.get(str(rnd + 1), set()):
+                late.append(i)
+                late_round = rnd
+        if late:
+            stats["changed_after_applied"] += 1
+            log.warning("case %s: %d row(s) of its round-%d sheet (%s) were changed after that round was applied; "
+                        "they are not applied now: put them on the round-%d sheet", rec.id, len(late),
+                        late_round, late[0].where, rec.round)
         if not items:
-            stats["not_reviewed"] += 1
+            if not any(_meaningful(i) for _, i in rows):
+                stats["not_reviewed"] += 1                      # an untouched sheet
+            elif not late:
+                stats["other_round"] += 1
             continue
-        if not _has_feedback(items):           # the physician returned it unchanged: done
-            stats["early_stop"] += 1
-            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "converged_round": rec.round}})
-            continue
-        h = _feedback_hash(items)
-        if (rec.meta.get("feedback") or {}).get(str(rec.round + 1), {}).get("hash") == h or any(
-                fb.get("hash") == h for fb in (rec.meta.get("feedback") or {}).values()):
-            stats["already_applied"] += 1
+        shown = _sheet_hash(out_dir, rec.round, rec.id)
+        if shown is not None and any(rnd == rec.round for rnd, _ in rows) and shown != rubric_hash(rec.criteria):
+            raise RubricFailed(f"case {rec.id!r}: its round-{rec.round} sheet shows another rubric than the current "
+                               f"one (it was regenerated since); feedback written against it is not applied — "
+                               "use the new sheet (`medrealmm rubric sheets`)")
+        if all(i.action == "accept" for i in items):          # signed off as it is
+            stats["signed_off"] += 1
+            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "signed_off_round": rec.round}})
             continue
         if rec.round >= max_rounds:
             stats["at_max_round"] += 1
@@ -349,7 +412,7 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         stats["with_feedback"] += 1
         used = sorted({c.id for v in rec.versions for c in v.criteria})
         res = apply_feedback(rec.criteria, items, case_id=rec.id, used_ids=used)
-        jobs.append((rec, res, h))
+        jobs.append((rec, res, sorted({_row_hash(i) for i in items})))
     llm_jobs = [(rec, res, h) for rec, res, h in jobs if res.needs_revision]
     written: dict[str, Any] = {}
     engines: dict[str, Any] = {}
@@ -369,7 +432,7 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     for rec, res, h in jobs:
         nxt = rec.round + 1
         w = written.get(rec.id)
-        fb_meta = {"hash": h, "changes": [_change_row(c) for c in res.changes], "comments": len(res.comments)}
+        fb_meta = {"rows": h, "changes": [_change_row(c) for c in res.changes], "comments": len(res.comments)}
         if w is None:
             stats["direct_only"] += 1
             v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback")
@@ -384,7 +447,11 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
                               note=f"{w.restored} physician-set criteria restored after the LLM changed them"
                               if w.restored else None)
         meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
-        meta.pop("converged_round", None)
+        meta.pop("signed_off_round", None)
+        failures = {k: v for k, v in (meta.get("revision_failures") or {}).items() if k != str(nxt)}
+        meta["revision_failures"] = failures
+        if not failures:
+            meta.pop("revision_failures")
         updated[rec.id] = rec.with_version(v).model_copy(update={"meta": meta})
     final = [updated.get(x.id, x) for x in records]
     changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
@@ -394,9 +461,10 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         _sheets(final, cfg, _findings(final, cfg), rnd, changed)
     _manifest(cfg, "revise", {**counts, **stats}, engines)
     log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
-             "%d returned unchanged stop here, %d at the round limit, %d already applied, %d with feedback for another "
-             "round only", stats["with_feedback"], stats["direct_only"], stats["llm"], stats["llm_failed"],
-             stats["early_stop"], stats["at_max_round"], stats["already_applied"], stats["other_round"])
+             "%d signed off (accept), %d not reviewed, %d at the round limit, %d row(s) already applied, %d with "
+             "feedback for another round only", stats["with_feedback"], stats["direct_only"], stats["llm"],
+             stats["llm_failed"], stats["signed_off"], stats["not_reviewed"], stats["at_max_round"],
+             stats["already_applied"], stats["other_round"])
     if stats["llm_failed"]:
         log.warning("rubric revise: %d case(s) stay at their round: the LLM gave no valid revision, so neither "
                     "their edits nor their comments were applied; rerun `rubric revise` with the same feedback "
@@ -424,9 +492,11 @@ def _change_row(change: Any) -> dict[str, Any]:
 
 
 def _signed_off(rec: RubricRecord) -> bool:
-    """Physicians have seen R(k) as it is: they returned its sheet unchanged (``converged_round``), or
-    they wrote it themselves (a round made of their direct edits alone)."""
-    return rec.meta.get("converged_round") == rec.round or (rec.current is not None
+    """Physicians have seen R(k) as it is and nothing they asked for is pending: they signed it off
+    (``accept``), or R(k) is made of their own direct edits alone; and no revision of R(k) failed."""
+    if str(rec.round + 1) in (rec.meta.get("revision_failures") or {}):
+        return False
+    return rec.meta.get("signed_off_round") == rec.round or (rec.current is not None
                                                              and rec.current.source == "feedback")
 
 
@@ -439,9 +509,19 @@ def approve(cfg: dict[str, Any]) -> dict[str, Any]:
 
     r = _rubric_cfg(cfg)
     a = dict(r.get("approve") or {})
-    records = _current_records(cfg)
+    current = {x.id for x in _current_records(cfg)}
+    records = read_records(_out_dir(cfg))
+    revoke = _ids(a.get("revoke"))
+    if revoke:
+        unknown = sorted(revoke - {x.id for x in records})
+        if unknown:
+            raise RubricFailed(f"rubric.approve.revoke: {len(unknown)} id(s) have no rubric, e.g. {unknown[0]!r}")
+        records = [x.model_copy(update={"status": "draft", "meta": {k: v for k, v in x.meta.items()
+                                                                    if k != "approved_round"}})
+                   if x.id in revoke and x.status == APPROVED else x for x in records]
+        log.info("rubric approve: approval revoked for %d case(s); they are drafts again", len(revoke))
     ids = a.get("ids")
-    wanted = None if ids is None else ({str(ids)} if isinstance(ids, (str, int)) else {str(i) for i in ids})
+    wanted = None if ids is None else _ids(ids)
     if wanted is not None:
         missing = sorted(wanted - {x.id for x in records})
         if missing:
@@ -451,7 +531,8 @@ def approve(cfg: dict[str, Any]) -> dict[str, Any]:
     allow = bool(a.get("allow_lint_errors", False))
     out, approved, blocked, unreviewed = [], 0, [], 0
     for rec in records:
-        if rec.status != "draft" or (wanted is not None and rec.id not in wanted):
+        if rec.status != "draft" or rec.id not in current or (wanted is not None and rec.id not in wanted) \
+                or rec.id in revoke:
             out.append(rec)
             continue
         if wanted is None and not take_all and not _signed_off(rec):
@@ -470,16 +551,22 @@ def approve(cfg: dict[str, Any]) -> dict[str, Any]:
         log.warning("case %s not approved: lint errors %s (fix them in a feedback round, or "
                     "rubric.approve.allow_lint_errors=true)", cid, ", ".join(rules))
     if unreviewed:
-        log.warning("%d draft(s) not approved: their current round was not signed off (return the round's sheet "
-                    "unchanged and run `rubric revise`), or name them in rubric.approve.ids, or "
+        log.warning("%d draft(s) not approved: their current round was not signed off (an `accept` row on the "
+                    "round's sheet, then `rubric revise`), or name them in rubric.approve.ids, or "
                     "rubric.approve.all=true", unreviewed)
-    exported = export(cfg, records=out)
+    exported = export(cfg, records=[x for x in out if x.id in current])
     counts = _refresh(out, cfg)
     log.info("rubric approve: %d approved now, %d blocked by lint errors, %d not signed off; %d approved in all",
              approved, len(blocked), unreviewed, counts["approved"])
     stats = {**counts, "approved_now": approved, "blocked": len(blocked), "not_signed_off": unreviewed, **exported}
     _manifest(cfg, "approve", stats)
     return stats
+
+
+def _ids(value: Any) -> set[str]:
+    if value is None:
+        return set()
+    return {str(value)} if isinstance(value, (str, int)) else {str(i) for i in value}
 
 
 def _current_records(cfg: dict[str, Any]) -> list[RubricRecord]:

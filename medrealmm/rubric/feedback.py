@@ -55,8 +55,8 @@ from medrealmm.schema import Criterion
 
 log = logging.getLogger(__name__)
 
-Action = Literal["keep", "delete", "edit", "reweight", "split", "add", "comment"]
-ACTIONS: tuple[str, ...] = ("keep", "delete", "edit", "reweight", "split", "add", "comment")
+Action = Literal["keep", "delete", "edit", "reweight", "split", "add", "comment", "accept"]
+ACTIONS: tuple[str, ...] = ("keep", "delete", "edit", "reweight", "split", "add", "comment", "accept")
 DIRECT: tuple[str, ...] = ("keep", "delete", "edit", "reweight", "split")
 COLUMNS: tuple[str, ...] = ("case_id", "criterion_id", "action", "text", "weight", "comment")
 JSON_KEYS = frozenset(COLUMNS) | {"parts"}
@@ -109,16 +109,19 @@ class FeedbackItem:
             if self.criterion_id:
                 raise bad(f"add takes no criterion_id (got {self.criterion_id!r}); the new id is allocated",
                           "criterion_id")
+        elif a == "accept":
+            if self.criterion_id:
+                raise bad("accept is about the whole rubric: leave criterion_id empty", "criterion_id")
         elif a != "comment" and not self.criterion_id:
             raise bad(f"{a} needs a criterion_id", "criterion_id")
         if a in ("edit", "add") and not self.text:
             raise bad(f"{a} needs a text", "text")
         if a in ("add", "reweight") and self.weight is None:
             raise bad(f"{a} needs a weight", "weight")
-        if a in ("keep", "delete", "reweight", "comment") and self.text:
+        if a in ("keep", "delete", "reweight", "comment", "accept") and self.text:
             hint = " (use edit to change the text)" if a != "comment" else " (put the remark in comment)"
             raise bad(f"{a} takes no text{hint}", "text")
-        if a in ("keep", "delete", "comment") and self.weight is not None:
+        if a in ("keep", "delete", "comment", "accept") and self.weight is not None:
             raise bad(f"{a} takes no weight" + (" (use reweight)" if a == "keep" else ""), "weight")
         if a == "split":
             if len(self.parts) < 2:
@@ -135,7 +138,8 @@ class FeedbackItem:
 
     @property
     def where(self) -> str:
-        return f"row {self.row}" if self.row is not None else "an item"
+        at = f"row {self.row}" if self.row is not None else "an item"
+        return f"{Path(self.file).name} {at}" if self.file else at
 
 
 # --------------------------------------------------------------------------------------------------
@@ -457,7 +461,12 @@ def apply_feedback(criteria: Sequence[Criterion], items: Iterable[FeedbackItem],
         changes.append(Change(cid, "add", None, (new,)))
         new_ids[id(it)] = cid
 
-    comments = [(new_ids.get(id(it), it.criterion_id), it.comment) for it in items if it.comment]
+    comments = [(new_ids.get(id(it), it.criterion_id), it.comment) for it in items
+                if it.comment and it.action != "accept"]       # a note on a sign-off is not a request
+    if any(it.action == "accept" for it in items) and (changes or comments):
+        it = next(it for it in items if it.action == "accept")
+        raise FeedbackError("accept signs the rubric off as it is, but this case also has changes or comments: "
+                            "keep one of the two", file=it.file, row=it.row, case_id=case_id, field="action")
     if not any(c.positive for c in out):
         rows = sorted({it.row for it in items if it.action in ("delete", "reweight", "edit", "split") and it.row})
         files = {it.file for it in items if it.file}

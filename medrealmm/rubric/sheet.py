@@ -27,7 +27,7 @@ from medrealmm.schema import Criterion
 log = logging.getLogger(__name__)
 
 FEEDBACK_COLUMNS: tuple[str, ...] = ("case_id", "criterion_id", "action", "text", "weight", "comment")
-ACTIONS: tuple[str, ...] = ("keep", "delete", "edit", "reweight", "split", "add", "comment")
+ACTIONS: tuple[str, ...] = ("keep", "delete", "edit", "reweight", "split", "add", "comment", "accept")
 SPLIT_SEP = "||"
 SHEET_NAME = "review_{round}_{batch:03d}.html"
 CSV_NAME = "feedback_{round}_{batch:03d}.csv"
@@ -47,6 +47,9 @@ ACTION_HELP: tuple[tuple[str, str], ...] = (
             "New criterion: empty criterion_id, text and weight."),
     ("comment", "仅留言（每个病例一行，criterion_id 留空），写在 comment 列。 "
                 "A remark only, in comment (case-level row: empty criterion_id)."),
+    ("accept", "签字通过：本病例的评分标准无需修改（病例行 criterion_id 留空，把 comment 改为 accept）。"
+               "未填写的表格视为未审。 Sign the rubric off as it is (case-level row); an untouched sheet "
+               "counts as not reviewed."),
 )
 
 
@@ -141,7 +144,8 @@ def _case_html(record: RubricRecord, version: RubricVersion, by_crit: dict[str |
 def _help_html() -> str:
     rows = "".join(f"<tr><td>{a}</td><td>{_esc(h)}</td></tr>" for a, h in ACTION_HELP)
     return (f"<p>反馈请填写同名 CSV（列：<code>{','.join(FEEDBACK_COLUMNS)}</code>）。每条标准已预填 "
-            "<code>keep</code>；每个病例另有一行 <code>comment</code>。可增加行（如多条 add）。</p>"
+            "<code>keep</code>；每个病例另有一行 <code>comment</code>（无需修改时把它改为 <code>accept</code>）。"
+            "可增加行（如多条 add）。未填写的表格视为未审。</p>"
             f'<table class="help"><tr><th>action</th><th>含义 meaning</th></tr>{rows}</table>')
 
 
