@@ -254,3 +254,16 @@ def test_cli_applies_a_sheet_without_an_engine(tmp_path, engine) -> None:
     bad = _sheet(tmp_path / "bad.csv", [("zz", "yes", "")])
     r = cli(["mccp", f"mccp.out_dir={out}", f"mccp.validation.decisions={bad}"], cwd=tmp_path, check=False)
     assert r.returncode != 0 and "bad.csv row 2: unknown id 'zz'" in r.stderr
+
+
+def test_a_replaced_image_is_asked_again_and_stale_parts_are_removed(tmp_path, engine) -> None:
+    from PIL import Image
+
+    src = _data(tmp_path)
+    out = tmp_path / "out"
+    run_mccp(_cfg(src, out))
+    engine.asked.clear()
+    Image.new("RGB", (8, 8), "blue").save(src.parent / "img" / "0.png")   # same path, new content
+    run_mccp(_cfg(src, out))
+    assert engine.asked["问题0"] == 4 and engine.asked["问题1"] == 4 and engine.asked["问题2"] == 0
+    assert len(list((out / "parts").glob("*.json"))) == 3                  # the old part of chunk 1 is gone

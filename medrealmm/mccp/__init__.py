@@ -74,11 +74,21 @@ def settings_fingerprint(cfg: dict[str, Any]) -> str:
     })
 
 
-def part_key(fingerprint: str, chunk: Sequence[Any]) -> str:
-    """A chunk's part name: its consultations (content, in order) under the settings fingerprint."""
+def part_key(fingerprint: str, chunk: Sequence[Any], root: Path | None = None) -> str:
+    """A chunk's part name: its consultations (content, in order) under the settings fingerprint, and
+    — with ``root`` — the bytes of their images, so an image replaced under the same path is asked again."""
+    import hashlib
+
     from medrealmm.schema import stable_hash
 
-    return stable_hash([fingerprint, [c.model_dump(mode="json") for c in chunk]])[:24]
+    images: list[str] = []
+    if root is not None:
+        for c in chunk:
+            for e in c.events:
+                if e.modality == "image":
+                    f = root / e.content
+                    images.append(hashlib.sha256(f.read_bytes()).hexdigest() if f.is_file() else "missing")
+    return stable_hash([fingerprint, [c.model_dump(mode="json") for c in chunk], images])[:24]
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -220,7 +230,7 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
 
     fingerprint = settings_fingerprint(cfg)
     chunks = [consultations[k:k + size] for k in range(0, len(consultations), size)]
-    names = [part_key(fingerprint, ch) for ch in chunks]
+    names = [part_key(fingerprint, ch, root) for ch in chunks]
     runner = _ChunkRunner(cfg, image_bytes)
     reused = 0
     engine: dict[str, Any] | None = None
@@ -242,6 +252,11 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     finally:
         runner.close()
     log.info("mccp: reused %d of %d finished part(s) from %s", reused, len(chunks), parts_dir)
+    stale = [f for f in parts_dir.glob("*.json") if f.stem not in set(names)]
+    for f in stale:                      # parts of other inputs or settings: unreachable from this run
+        f.unlink()
+    if stale:
+        log.info("mccp: removed %d part(s) of earlier inputs or settings", len(stale))
 
     instances: list[Instance] = []
     discarded: list[dict[str, Any]] = []
