@@ -65,7 +65,7 @@ def test_raw_logs_become_cases_that_the_core_evaluates(tmp_path: Path, tiny_cach
     if not instances:
         pytest.skip("the tiny random agents kept no challenge point this time (plumbing checked above)")
 
-    # the rubric stage (issue 7) is not built yet: a fixed rubric stands in for it here
+    # a fixed rubric stands in for Phase 3 here (tests/test_rubric_engine.py runs the rubric stage itself)
     rubric = [Criterion(id="c1", text="建议停用可疑的洗涤用品", weight=5),
               Criterion(id="c2", text="未经检查直接开口服激素", weight=-3)]
     cases = [to_case(inst, rubric) for inst in instances]
