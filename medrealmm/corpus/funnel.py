@@ -57,6 +57,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_lines
 from medrealmm.config import plain
 from medrealmm.corpus.schema import Consultation
 from medrealmm.data.loader import subset_key
@@ -453,23 +454,15 @@ def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: Mapping[s
 OUT_KEPT, OUT_DROPPED, OUT_ERRORS, OUT_COUNTS = "consultations.jsonl", "dropped.jsonl", "errors.jsonl", "funnel_counts"
 
 
-def _write_lines(path: Path, lines: Iterable[str]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for line in lines:
-            f.write(line + "\n")
-    tmp.replace(path)
-
-
 def write_funnel(result: FunnelResult, out_dir: str | Path) -> Path:
     """Write kept consultations, drops, import errors and the stage x department counts."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    _write_lines(out / OUT_KEPT, (json.dumps(c.model_dump(mode="json"), ensure_ascii=False) for c in result.kept))
-    _write_lines(out / OUT_DROPPED, (json.dumps({"id": d.id, "stage": d.stage, "reason": d.reason,
+    write_lines(out / OUT_KEPT, (json.dumps(c.model_dump(mode="json"), ensure_ascii=False) for c in result.kept))
+    write_lines(out / OUT_DROPPED, (json.dumps({"id": d.id, "stage": d.stage, "reason": d.reason,
                                                  "department": d.department}, ensure_ascii=False)
                                      for d in result.dropped))
-    _write_lines(out / OUT_ERRORS, (json.dumps({"case": e.case_id, "field": e.field, "file": e.file,
+    write_lines(out / OUT_ERRORS, (json.dumps({"case": e.case_id, "field": e.field, "file": e.file,
                                                 "reason": e.reason}, ensure_ascii=False) for e in result.errors))
     result.counts.write_csv(out / f"{OUT_COUNTS}.csv")
     result.counts.write_parquet(out / f"{OUT_COUNTS}.parquet")
@@ -738,7 +731,7 @@ def deid_step(cfg: dict[str, Any], root: Path, work: Path, *,
             stamp_file.unlink(missing_ok=True)      # a run that fails part-way leaves no stamp to reuse
             stage_in = _private_dir(hashlib.sha256(str(stage_out.resolve()).encode()).hexdigest())
             try:
-                _write_lines(stage_in / OUT_KEPT, body.splitlines())
+                write_lines(stage_in / OUT_KEPT, body.splitlines())
                 copy_images(items, root, stage_in)
                 # deid's manifest.json (under stage_out) records this temporary path as deid.input: it no
                 # longer exists after the run; the funnel's own manifest names the real input (corpus.input)

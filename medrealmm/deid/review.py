@@ -29,11 +29,12 @@ import hashlib
 import html
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from medrealmm.atomic import write_rows
 from medrealmm.data.loader import subset_key
 from medrealmm.data.specialty import load_groups
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
@@ -55,12 +56,6 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def write_jsonl(path: Path, rows: Iterable[Mapping[str, Any]]) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    tmp.replace(path)
 
 
 # --- sampling ----------------------------------------------------------------------------------------
@@ -265,9 +260,9 @@ def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
             _remask_image(out_dir, by_id[d.case_id], d, csv_path)
     kept = [c for c in cases if c["id"] not in rejected]
     removed += [{"id": cid, "reason": "rejected by reviewer"} for cid in sorted(rejected)]
-    write_jsonl(out_dir / "cases.jsonl", kept)
-    write_jsonl(out_dir / "audit.jsonl", [a for cid, a in audits.items() if cid not in rejected])
-    write_jsonl(out_dir / "removed.jsonl", removed)
+    write_rows(out_dir / "cases.jsonl", kept)
+    write_rows(out_dir / "audit.jsonl", [a for cid, a in audits.items() if cid not in rejected])
+    write_rows(out_dir / "removed.jsonl", removed)
     log.info("review decisions applied from %s: %s", csv_path, counts)
     return counts
 

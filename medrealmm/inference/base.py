@@ -65,3 +65,12 @@ class Backend(Protocol):
 
     def close(self) -> None:
         ...
+
+
+def describe_backend(backend: Backend) -> dict[str, Any]:
+    """``backend.describe()`` for a manifest; a failure is recorded by its exception name only (its
+    message may quote a prompt) and never fails the run."""
+    try:
+        return dict(backend.describe())
+    except Exception as e:  # noqa: BLE001  describing must never fail a run
+        return {"describe_error": type(e).__name__}

@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from medrealmm.atomic import write_rows, write_text
+
 log = logging.getLogger(__name__)
 
 
@@ -36,13 +38,6 @@ def read_consultations(path: Path) -> list[Any]:
 
 PART_VERSION = 1          # bump when the part layout or the meaning of a field changes
 VALIDATION_RESULT = "result.json"
-
-
-def _describe(backend: Any) -> dict[str, Any]:
-    try:
-        return dict(backend.describe())
-    except Exception as e:  # describing must never fail a run
-        return {"describe_error": type(e).__name__}
 
 
 def _mode(cfg: dict[str, Any]) -> str:
@@ -91,12 +86,6 @@ def part_key(fingerprint: str, chunk: Sequence[Any], root: Path | None = None) -
     return stable_hash([fingerprint, [c.model_dump(mode="json") for c in chunk], images])[:24]
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-
-
 def _read_part(path: Path, ids: list[str]) -> dict[str, Any] | None:
     """A finished part, or None when absent or not the one expected (then it is recomputed)."""
     if not path.is_file():
@@ -131,9 +120,11 @@ class _ChunkRunner:
         self.engine: dict[str, Any] | None = None
 
     def backend(self) -> Any:
+        from medrealmm.inference.base import describe_backend
+
         backend = self.pool.get(self.model, self.cfg["backend"])
         if self.engine is None:
-            self.engine = _describe(backend)
+            self.engine = describe_backend(backend)
         return backend
 
     def close(self) -> None:
@@ -243,7 +234,7 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
             if body is None:
                 body = runner.run(chunk)
                 text = json.dumps(body, ensure_ascii=False)
-                _write_atomic(path, text)
+                write_text(path, text)
                 body = json.loads(text)          # what a resumed run reads: the same bytes either way
             else:
                 reused += 1
@@ -272,8 +263,7 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     mode = _mode(cfg)
     kept, rejected, applied = _reapply_stored_decisions(out_dir, instances)
     n = _write_instance_files(out_dir, kept, rejected if applied is not None else None)
-    _write_atomic(out_dir / "discarded.jsonl",
-                  "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in discarded))
+    write_rows(out_dir / "discarded.jsonl", discarded)
     counts: dict[str, Any] = {"consultations": len(consultations), "candidates": n_cands,
                               "instances": len(instances),
                               "discarded": len(discarded), "discard_reasons": dict(reasons), "mode": mode,
@@ -286,7 +276,7 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
         counts["validation"] = export_validation(instances, out_dir / "validation", n=int(val.get("n", 200)),
                                                  seed=seed if v_seed is None else int(v_seed),
                                                  image_bytes=image_bytes)
-    _write_atomic(out_dir / "counts.json", json.dumps(counts, ensure_ascii=False, indent=2))
+    write_text(out_dir / "counts.json", json.dumps(counts, ensure_ascii=False, indent=2))
     from medrealmm.manifest import build_manifest, write_json
 
     write_json(out_dir / "manifest.json", build_manifest(
@@ -393,7 +383,7 @@ def apply_validation(cfg: dict[str, Any]) -> dict[str, Any]:
               "decisions": {cid: {"decision": d.decision, "note": d.note, "row": d.row, "instance": hashes[cid]}
                             for cid, d in decisions.items()}}
     (out_dir / "validation").mkdir(parents=True, exist_ok=True)
-    _write_atomic(out_dir / "validation" / VALIDATION_RESULT,
+    write_text(out_dir / "validation" / VALIDATION_RESULT,
                   json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     log.info("mccp validation: %d decided, %d accepted, %d rejected (acceptance %.1f%%), %d undecided; "
              "%d in instances.jsonl, %d in rejected.jsonl", result["n_decided"], accepted, result["rejected"],

@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import html
 import io
-import json
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -24,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from medrealmm.atomic import write_rows, write_text
 from medrealmm.corpus.schema import Consultation, Event
 from medrealmm.inference.prompts import data_url
 from medrealmm.mccp.select import Selection, doctor_run_after
@@ -133,14 +133,7 @@ def to_case(instance: Instance | dict[str, Any], rubric: Sequence[Criterion | di
 
 def write_instances(instances: Iterable[Instance], path: Path) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
-    n = 0
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for inst in instances:
-            f.write(json.dumps(inst.model_dump(mode="json", exclude_none=False), ensure_ascii=False) + "\n")
-            n += 1
-    tmp.replace(path)
-    return n
+    return write_rows(path, (inst.model_dump(mode="json", exclude_none=False) for inst in instances))
 
 
 def read_models(path: Path, model: type[Any], error: type[Exception] = ValueError, what: str = "record") -> list[Any]:
@@ -220,13 +213,6 @@ def sheet_is_filled(csv_path: str | Path) -> bool:
         return True   # unreadable: someone edited it; keep it rather than lose their work
 
 
-def _write_text(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    tmp.replace(path)
-
-
 def export_validation(instances: Sequence[Instance], out_dir: str | Path, n: int = 200, seed: int = 0, *,
                       image_bytes: Callable[[str], bytes] | None = None) -> dict[str, Any]:
     """Write ``validation.html`` (dialogue up to t*, images embedded, y_orig, intent/stage) and the
@@ -253,13 +239,13 @@ def export_validation(instances: Sequence[Instance], out_dir: str | Path, n: int
             ".yorig{background:#efe;margin-top:.5em}</style><body><h1>MCCP 挑战点审核</h1>"
             "<p>请判断每个挑战点是否需要临床参与且依赖图片，在 validation.csv 的 accept 列填写 yes 或 no。</p>"
             + "\n".join(blocks) + "</body></html>")
-    _write_text(html_path, page)
+    write_text(html_path, page)
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(CSV_FIELDS)
     for inst in sample:
         w.writerow([inst.id, "", ""])
-    _write_text(csv_path, buf.getvalue())
+    write_text(csv_path, buf.getvalue())
     log.info("mccp validation: %d of %d instances exported for review", len(sample), len(instances))
     return {"html": str(html_path), "csv": str(csv_path), "n": len(sample)}
 

@@ -6,7 +6,7 @@ how many cases were left out and why, and where the detailed tables are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import polars as pl
 

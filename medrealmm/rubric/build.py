@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from medrealmm.atomic import write_rows, write_text
 from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
 from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
 from medrealmm.schema import rubric_hash
@@ -65,14 +66,6 @@ def _findings(records: Sequence[RubricRecord], cfg: dict[str, Any]) -> list[Any]
     return out
 
 
-def _write_jsonl(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for row in rows:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    tmp.replace(path)
-
-
 def _changes(records: Sequence[RubricRecord]) -> list[dict[str, Any]]:
     """One row per direct feedback action, as recorded by ``revise`` in ``meta.feedback``."""
     rows = []
@@ -93,22 +86,22 @@ def _diffs(records: Sequence[RubricRecord]) -> list[dict[str, Any]]:
     return rows
 
 
-def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheets_round: int | None = None,
+def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheet_rounds: Sequence[int] = (),
              sheet_ids: set[str] | None = None) -> dict[str, Any]:
     """After every action: the records, lint findings, per-round diffs, feedback changes, the report
-    and (when asked) the review sheets of a round — all derived from ``rubrics.jsonl``."""
+    and (when asked) the review sheets of ``sheet_rounds`` — all derived from ``rubrics.jsonl``."""
     from medrealmm.rubric.report import write_rubric_report
 
     out = _out_dir(cfg)
     write_records(records, out)
     findings = _findings(records, cfg)
-    _write_jsonl(out / FINDINGS, [f.as_dict() for f in findings])
-    _write_jsonl(out / DIFFS, _diffs(records))
+    write_rows(out / FINDINGS, [f.as_dict() for f in findings])
+    write_rows(out / DIFFS, _diffs(records))
     changes = _changes(records)
-    _write_jsonl(out / CHANGES, changes)
+    write_rows(out / CHANGES, changes)
     r = _rubric_cfg(cfg)
-    if sheets_round is not None:
-        _sheets(records, cfg, findings, sheets_round, sheet_ids)
+    for rnd in sheet_rounds:
+        _sheets(records, cfg, findings, rnd, sheet_ids)
     write_rubric_report(records, out / "report", findings=findings, changes=changes, font=r.get("font"),
                         figures=bool(r.get("figures", True)))
     errors = sum(f.severity == "error" for f in findings)
@@ -161,9 +154,7 @@ def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequ
         template = sheet.with_name(sheet.name.replace("review_", "feedback_").replace(".html", ".csv"))
         entries.append({"file": template.name, "sha256": hashlib.sha256(template.read_bytes()).hexdigest(),
                         "round": rnd, "cases": {x.id: rubric_hash(x.criteria) for x in todo[k * size:(k + 1) * size]}})
-    tmp = folder / (SHEETS + ".tmp")
-    tmp.write_text(json.dumps({"sheets": entries}, ensure_ascii=False, indent=1), encoding="utf-8")
-    tmp.replace(folder / SHEETS)
+    write_text(folder / SHEETS, json.dumps({"sheets": entries}, ensure_ascii=False, indent=1))
     log.info("review sheets of round %d for %d case(s): %s", rnd, len(todo), folder)
     return paths
 
@@ -176,7 +167,7 @@ def _root(cfg: dict[str, Any]) -> Path:
 
 
 def _writer(cfg: dict[str, Any], pool: Any) -> tuple[Any, dict[str, Any]]:
-    from medrealmm.inference.base import Sampling
+    from medrealmm.inference.base import Sampling, describe_backend
     from medrealmm.rubric.writer import DEFAULT_TAGS, Bounds, RubricWriter
 
     r = _rubric_cfg(cfg)
@@ -193,11 +184,7 @@ def _writer(cfg: dict[str, Any], pool: Any) -> tuple[Any, dict[str, Any]]:
                           chunk_size=int(r.get("chunk_size", 32)), structured=bool(r.get("structured", True)),
                           chat_template_kwargs=dict(model.get("chat_template_kwargs") or {}), seed=seed,
                           tags=tuple(r.get("tags") or DEFAULT_TAGS))
-    try:
-        describe = dict(backend.describe())
-    except Exception as e:  # noqa: BLE001  describing must never fail a run
-        describe = {"describe_error": type(e).__name__}
-    return writer, describe
+    return writer, describe_backend(backend)
 
 
 def _model_name(cfg: dict[str, Any]) -> str:
@@ -253,7 +240,7 @@ def generate(cfg: dict[str, Any]) -> dict[str, Any]:
         finally:
             pool.close()
     final = [records[i] for i in order if i in records]
-    counts = _refresh(final, cfg, sheets_round=0)
+    counts = _refresh(final, cfg, sheet_rounds=(0,))
     _manifest(cfg, "generate", {**counts, **stats}, engines)
     log.info("rubric generate: %d draft, %d failed -> %s", counts["draft"], counts["failed"], _out_dir(cfg))
     return counts
@@ -456,9 +443,7 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     final = [updated.get(x.id, x) for x in records]
     changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
     rounds = sorted({updated[i].round for i in changed})
-    counts = _refresh(final, cfg)
-    for rnd in rounds:
-        _sheets(final, cfg, _findings(final, cfg), rnd, changed)
+    counts = _refresh(final, cfg, sheet_rounds=rounds, sheet_ids=changed)
     _manifest(cfg, "revise", {**counts, **stats}, engines)
     log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
              "%d signed off (accept), %d not reviewed, %d at the round limit, %d row(s) already applied, %d with "
@@ -509,8 +494,8 @@ def approve(cfg: dict[str, Any]) -> dict[str, Any]:
 
     r = _rubric_cfg(cfg)
     a = dict(r.get("approve") or {})
-    current = {x.id for x in _current_records(cfg)}
-    records = read_records(_out_dir(cfg))
+    records, live = _records_and_current(cfg)
+    current = {x.id for x in live}
     revoke = _ids(a.get("revoke"))
     if revoke:
         unknown = sorted(revoke - {x.id for x in records})
@@ -569,25 +554,31 @@ def _ids(value: Any) -> set[str]:
     return {str(value)} if isinstance(value, (str, int)) else {str(i) for i in value}
 
 
-def _current_records(cfg: dict[str, Any]) -> list[RubricRecord]:
-    """The records, with a clear error when there are none; records whose instance is no longer in
-    ``rubric.input`` (e.g. rejected in the mccp validation after generation) are left out, with a warning."""
+def _records_and_current(cfg: dict[str, Any]) -> tuple[list[RubricRecord], list[RubricRecord]]:
+    """All records (a clear error when there are none), and those whose instance is still in
+    ``rubric.input`` as it was — records of instances gone or changed since (e.g. rejected in the
+    mccp validation after generation) are left out of the second list, with a warning."""
     records = read_records(_out_dir(cfg))
     if not records:
         raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` (or `import`) first, "
                            "with the same data.name or rubric.out_dir")
     src = _rubric_cfg(cfg).get("input")
-    if src:
-        current = {i.id: i for i in read_instances(src)}
-        def same(a: Any, b: Any) -> bool:        # meta changes (e.g. a validation mark) do not count
-            return a is not None and a.model_dump(exclude={"meta"}) == b.model_dump(exclude={"meta"})
+    if not src:
+        return records, records
+    current = {i.id: i for i in read_instances(src)}
 
-        stale = [x.id for x in records if not same(current.get(x.id), x.instance)]
-        if stale:
-            log.warning("%d rubric(s) belong to instances that are gone from or changed in %s (e.g. %s): left out",
-                        len(stale), src, stale[0])
-            records = [x for x in records if x.id not in set(stale)]
-    return records
+    def same(a: Any, b: Any) -> bool:            # meta changes (e.g. a validation mark) do not count
+        return a is not None and a.model_dump(exclude={"meta"}) == b.model_dump(exclude={"meta"})
+
+    stale = {x.id for x in records if not same(current.get(x.id), x.instance)}
+    if stale:
+        log.warning("%d rubric(s) belong to instances that are gone from or changed in %s (e.g. %s): left out",
+                    len(stale), src, sorted(stale)[0])
+    return records, [x for x in records if x.id not in stale]
+
+
+def _current_records(cfg: dict[str, Any]) -> list[RubricRecord]:
+    return _records_and_current(cfg)[1]
 
 
 def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None) -> dict[str, Any]:
@@ -627,7 +618,7 @@ def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None
                     shutil.copyfile(src, dst)
                     images += 1
         lines.append(body)
-    _write_jsonl(out / "cases.jsonl", lines)
+    write_rows(out / "cases.jsonl", lines)
     log.info("rubric export: %d case(s) (%s) and %d image(s) -> %s  (evaluate with: medrealmm run data=jsonl "
              "data.path=%s)", len(lines), which, images, out, out)
     return {"exported": len(lines), "export_status": which}
@@ -698,7 +689,7 @@ def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
     r = dict(cfg.get("rubric") or {})
     r.update(input=str(out / "instances.jsonl"), image_root=str(out))
     cfg = {**cfg, "rubric": r}
-    counts = _refresh(records, cfg, sheets_round=0)
+    counts = _refresh(records, cfg, sheet_rounds=(0,))
     log.info("rubric import: %d case(s) from %s (%d rejected) -> %s; next: medrealmm rubric revise "
              "rubric.out_dir=%s rubric.input=%s rubric.feedback=...", len(records), ds.source, len(ds.errors),
              out, out.resolve(), Path(r["input"]).resolve())

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from medrealmm.atomic import write_rows
 from medrealmm.mccp.instances import Instance, read_models
 from medrealmm.rubric.model import RubricRecord
 
@@ -69,9 +70,5 @@ def read_records(out_dir: Path) -> list[RubricRecord]:
 def write_records(records: Iterable[RubricRecord], out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / RUBRICS
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        for r in records:
-            f.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n")
-    tmp.replace(path)
+    write_rows(path, (r.model_dump(mode="json") for r in records))
     return path
