@@ -236,15 +236,13 @@ def test_agent_argument_checks() -> None:
 # --- the real engine ---------------------------------------------------------------------------
 
 SCRIPT = r"""
-import io, json, logging, sys
+import json, logging, sys
 from pathlib import Path
 
 if __name__ == "__main__":
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    handler.setLevel(logging.DEBUG)
-    logging.getLogger("medrealmm").addHandler(handler)
-    logging.getLogger("medrealmm").setLevel(logging.DEBUG)
+    from medrealmm.testing.logs import capture_package_log
+
+    buf = capture_package_log()
     logging.basicConfig(level=logging.DEBUG)
     from medrealmm.deid.agent import AgentDetector, deidentify_texts
     from medrealmm.deid.synthetic_text import generate_corpus

@@ -356,16 +356,14 @@ def test_run_mccp_writes_instances_and_discards(tmp_path, monkeypatch) -> None:
 # --- the real engine -----------------------------------------------------------------------------
 
 SCRIPT = r"""
-import io, json, logging, sys
+import json, sys
 from pathlib import Path
 
 if __name__ == "__main__":
     import yaml
-    buf = io.StringIO()
-    handler = logging.StreamHandler(buf)
-    handler.setLevel(logging.DEBUG)
-    logging.getLogger("medrealmm").addHandler(handler)
-    logging.getLogger("medrealmm").setLevel(logging.DEBUG)
+    from medrealmm.testing.logs import capture_package_log
+
+    buf = capture_package_log()
     from medrealmm.corpus.schema import Consultation
     from medrealmm.inference.base import Sampling
     from medrealmm.inference.engines import make_backend
