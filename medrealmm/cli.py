@@ -18,6 +18,7 @@ commands:
   score      case scores, the benchmark score with its CI, breakdowns, summary.md
   merge      merge the shards of a sharded run (run.shard.count=N), then score
   pending    print the shards of a sharded run that have not finished (for slurm/submit.sh)
+  runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
              breakdowns, distributions, paired comparisons, worst-of-k, judge agreement
@@ -46,16 +47,19 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "report": (),
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
             **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
                                            "report")}}
+READ_ONLY = ("runs", "leaderboard", "report")   # read finished runs only: no data path needed
+EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
 
 def execute(command: str, cfg_node) -> None:
     from medrealmm.config import to_plain
     from medrealmm.inference.engines import ModelUnavailable
+    from medrealmm.inference.openai_backend import ServerUnavailable
     from medrealmm.deid.stage import DeidFailed
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.report.fonts import NoCJKFont
@@ -65,8 +69,15 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.shards import MissingShards
     from medrealmm.scoring import UnscoredVerdictError
 
-    cfg = to_plain(cfg_node)
+    from medrealmm.config_schema import ConfigError, check_config
+
+    debug = bool(cfg_node.get("debug", False)) if hasattr(cfg_node, "get") else False
     try:
+        cfg = to_plain(cfg_node, missing_ok=command in READ_ONLY)
+        if command in EVALUATION:
+            check_config(cfg)
+        elif command == "validate":
+            check_config(cfg, ("data", "model", "run"))
         if command == "pending":
             from pathlib import Path
 
@@ -74,6 +85,22 @@ def execute(command: str, cfg_node) -> None:
 
             _, count = shard_spec(cfg["run"])
             print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+            return
+        if command == "runs":
+            from pathlib import Path
+
+            from medrealmm.report.summary import markdown_table
+            from medrealmm.runrecord import runs_table
+
+            root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
+            rows = runs_table(root) if root.is_dir() else []
+            if not rows:
+                print(f"no run records under {root}")
+                return
+            import polars as pl
+
+            print(f"runs of {cfg['data']['name']} under {root}:\n")
+            print(markdown_table(pl.DataFrame(rows)))
             return
         if command == "leaderboard":
             from medrealmm.report.leaderboard import write_leaderboard
@@ -118,22 +145,49 @@ def execute(command: str, cfg_node) -> None:
                 raise RunFailed(f"{command}: {e}") from e
             return
         if command == "validate":
-            from medrealmm.data.loader import load_dataset
+            from medrealmm.data.validate import validate
 
-            ds = load_dataset(cfg["data"])
-            log.info("%s: %d valid cases, %d rejected", ds.source, len(ds.cases), len(ds.errors))
-            for e in ds.errors:
-                log.error("%s", e)
-            if ds.errors:
+            if validate(cfg):
                 sys.exit(1)
             return
         run_stages(cfg, COMMANDS[command])
     except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
-            NoCJKFont, DeidFailed, RubricFailed) as e:
-        log.error("%s", e)
-        if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
+            NoCJKFont, DeidFailed, RubricFailed, ConfigError, ServerUnavailable) as e:
+        fail(command, e, debug)
+    except Exception as e:   # the expected failures of any command: bad values, files, permissions, disk
+        from omegaconf.errors import OmegaConfBaseException
+
+        if not isinstance(e, (ValueError, OSError, OmegaConfBaseException)):
             raise
-        sys.exit(2)
+        fail(command, e, debug)
+
+
+def fail(command: str, e: BaseException, debug: bool) -> None:
+    """One line naming the setting or file (the traceback only with ``debug=true``), exit status 2."""
+    if debug:
+        raise e
+    log.debug("%s failed", command, exc_info=e)
+    log.error("%s", _one_line(e))
+    if _in_multirun():  # let Hydra finish the other jobs of the sweep; it exits non-zero at the end
+        raise e
+    sys.exit(2)
+
+
+def _one_line(e: BaseException) -> str:
+    import errno
+
+    if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"no space left on the device writing {e.filename or 'the outputs'}: free some space (or point " \
+               "paths.outputs elsewhere) and rerun; finished work is kept and resumed"
+    if isinstance(e, PermissionError):
+        return f"permission denied: {e.filename} (choose writable folders with paths.outputs=... or fix permissions)"
+    if isinstance(e, OSError) and e.filename and type(e) is not OSError or isinstance(e, FileNotFoundError):
+        return f"{e.strerror or type(e).__name__}: {e.filename}" if e.filename else str(e)
+    text = str(e)
+    if type(e).__name__ in ("MissingMandatoryValue",):
+        key = getattr(e, "full_key", "")
+        return f"{key} is not set: give it on the command line, e.g. {key}=..." if key else text
+    return text if isinstance(e, (ValueError, RuntimeError)) else f"{type(e).__name__}: {text}"
 
 
 def _in_multirun() -> bool:

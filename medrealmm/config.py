@@ -25,11 +25,13 @@ def register_resolvers() -> None:
         OmegaConf.register_new_resolver("mr.join", lambda xs, sep="+": sep.join(str(x) for x in xs))
 
 
-def to_plain(cfg: Any) -> dict[str, Any]:
-    """Resolved plain dict (what the pipeline consumes), without Hydra's own node."""
+def to_plain(cfg: Any, *, missing_ok: bool = False) -> dict[str, Any]:
+    """Resolved plain dict (what the pipeline consumes), without Hydra's own node. ``missing_ok``:
+    mandatory values left unset (``???``, e.g. ``data.path``) stay as they are instead of failing,
+    for commands that only read finished runs."""
     from omegaconf import OmegaConf
 
-    out = OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
+    out = OmegaConf.to_container(cfg, resolve=True, throw_on_missing=not missing_ok)
     assert isinstance(out, dict)
     out.pop("hydra", None)
     return out

@@ -16,12 +16,14 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.data.checks import too_many_images
 from medrealmm.data.loader import Dataset, load_dataset
 from medrealmm.inference.engines import EnginePool, spec_hash
 from medrealmm.inference.generate import GenItem, plan_generations, run_generations
 from medrealmm.inference.prompts import PromptConfig
 from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
 from medrealmm.judge.prompts import JudgePromptConfig
+from medrealmm import runrecord
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
@@ -32,11 +34,11 @@ log = logging.getLogger(__name__)
 GENERATION_COLUMNS = {"key": pl.String, "case_id": pl.String, "model": pl.String, "mode": pl.String,
                       "sample": pl.Int64, "text": pl.String, "reasoning": pl.String,
                       "finish_reason": pl.String, "error": pl.String, "prompt_tokens": pl.Int64,
-                      "completion_tokens": pl.Int64}
+                      "completion_tokens": pl.Int64, "model_spec": pl.String}
 VERDICT_COLUMNS = {"key": pl.String, "generation_key": pl.String, "case_id": pl.String, "model": pl.String,
                    "mode": pl.String, "sample": pl.Int64, "judge": pl.String, "criterion_id": pl.String,
                    "weight": pl.Int64, "met": pl.Boolean, "status": pl.String, "rationale": pl.String,
-                   "raw": pl.String, "attempts": pl.Int64, "error": pl.String}
+                   "raw": pl.String, "attempts": pl.Int64, "error": pl.String, "judge_spec": pl.String}
 
 
 class RunFailed(RuntimeError):
@@ -47,10 +49,12 @@ class RunFailed(RuntimeError):
 class Context:
     cfg: dict[str, Any]
     dataset: Dataset
-    out_dir: Path  # the run folder, or this shard's folder in it
+    out_dir: Path  # this execution's record folder (<run.out_dir>/runs/<id>), or this shard's folder
     store_root: Path
     pool: EnginePool
-    run_dir: Path | None = None  # the run folder when ``out_dir`` is a shard's
+    run_dir: Path | None = None  # the configuration folder, ``run.out_dir``
+    record: runrecord.RunRecord | None = None  # None for a shard task (the merge makes the record)
+    settings: dict[str, Any] = field(default_factory=dict)  # what the fingerprint hashes
     gen_plan: list[GenItem] | None = None  # planned once: keys render every prompt
     stats: dict[str, Any] = field(default_factory=dict)
     engines: dict[str, Any] = field(default_factory=dict)
@@ -66,29 +70,64 @@ class Context:
         return self.cfg["backend" if role == "model" else "judge_backend"]
 
 
-def open_context(cfg: dict[str, Any], *, whole: bool = False) -> Context:
-    """Load the dataset and open the run folder; a sharded run (``run.shard.count > 1``) keeps only
-    its shard's cases and writes into the shard's folder, unless ``whole`` (the merge)."""
+def open_context(cfg: dict[str, Any], *, whole: bool = False, stages: tuple[str, ...] = ()) -> Context:
+    """Load the dataset and open this execution's folder: a new run record in ``run.out_dir/runs/``,
+    or, for a shard task (``run.shard.count > 1`` and not ``whole``), the shard's working folder with
+    only its shard's cases (the merge makes the record)."""
     run_dir = Path(cfg["run"]["out_dir"])
     index, count = shard_spec(cfg["run"])
-    out_dir = run_dir if whole or count == 1 else shard_dir(run_dir, index, count)
-    out_dir.mkdir(parents=True, exist_ok=True)
     ds = load_dataset(cfg["data"])
-    if not whole and count > 1:
-        ds.cases = select(ds.cases, index, count)
-        log.info("shard %d of %d: %d cases", index, count, len(ds.cases))
     if not ds.cases and (whole or count == 1):
         raise RunFailed(f"no usable case in {ds.source} ({len(ds.errors)} rejected; see the log)")
-    rejected = out_dir / "rejected_cases.jsonl"
-    if ds.errors:
-        write_jsonl(rejected, [{"case_id": e.case_id, "field": e.field, "file": e.file, "reason": e.reason}
-                               for e in ds.errors])
-    else:
-        rejected.unlink(missing_ok=True)
     paths = cfg["paths"]
-    return Context(cfg=cfg, dataset=ds, out_dir=out_dir, store_root=Path(paths["store"]),
-                   pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])),
-                   run_dir=run_dir)
+    ctx = Context(cfg=cfg, dataset=ds, out_dir=run_dir, store_root=Path(paths["store"]),
+                  pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])),
+                  run_dir=run_dir)
+    ctx.settings = run_settings(ctx)   # over the whole selection, before a shard takes its part
+    if not whole and count > 1:
+        ds.cases = select(ds.cases, index, count)
+        ctx.gen_plan = None
+        log.info("shard %d of %d: %d cases", index, count, len(ds.cases))
+        ctx.out_dir = shard_dir(run_dir, index, count)
+        ctx.out_dir.mkdir(parents=True, exist_ok=True)
+        (ctx.out_dir / "done.json").unlink(missing_ok=True)   # done again only when this task finishes
+    else:
+        ctx.record = runrecord.start(run_dir, settings=ctx.settings, selection=runrecord.selection_of(cfg["data"]),
+                                     stages=stages, extra={"data": ds.name, "model": cfg["model"]["name"],
+                                                           "judge": cfg["judge"]["name"], "modes": model_modes(ctx),
+                                                           "cases": len(ds.cases)})
+        ctx.out_dir = ctx.record.path
+        log.info("run %s: writing to %s", ctx.record.id, ctx.out_dir)
+    if ds.errors:
+        write_jsonl(ctx.out_dir / "rejected_cases.jsonl",
+                    [{"case_id": e.case_id, "field": e.field, "file": e.file, "reason": e.reason} for e in ds.errors])
+    else:
+        (ctx.out_dir / "rejected_cases.jsonl").unlink(missing_ok=True)
+    return ctx
+
+
+def dataset_fingerprint(ds: Dataset) -> str:
+    return stable_hash(sorted(c.content_hash() + stable_hash(c.model_dump(mode="json", include={"rubric"}))
+                              for c in ds.cases))
+
+
+def run_settings(ctx: Context) -> dict[str, Any]:
+    """Everything that determines a run's tables: the fingerprint's parts (see :mod:`medrealmm.runrecord`)."""
+    import dataclasses
+
+    judge = ctx.role("judge")
+    jp = judge_prompt_config(ctx)
+    name, gen_spec = generation_spec(ctx)
+    return {"dataset": dataset_fingerprint(ctx.dataset), "selection": runrecord.selection_of(ctx.cfg["data"]),
+            "model": {"name": name, "spec": gen_spec},
+            "judge": {"name": judge["name"], "spec": judge_spec(ctx),
+                      "prompt": stable_hash(dataclasses.asdict(jp)),
+                      "structured": _structured(ctx.backend_cfg("judge"), judge)},
+            "prompt": stable_hash(dataclasses.asdict(prompt_config(ctx))),
+            "modes": model_modes(ctx), "samples": int(ctx.cfg["run"]["samples"]), "seed": ctx.seed,
+            "scoring": ctx.cfg["run"]["scoring"],
+            "completeness": {"max_missing_share": ctx.cfg["run"].get("max_missing_share", 0.0),
+                             "max_unscored_share": judge.get("max_unscored_share", 0.05)}}
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -163,7 +202,8 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
         items, model_name=model["name"], store=store, chunk_size=int(ctx.cfg["run"]["generation"]["chunk_size"]),
         backend_factory=lambda: _engine(ctx, "model"), sampling_cfg=model.get("sampling"),
         chat_template_kwargs=model.get("chat_template_kwargs") or {}, prompt=prompt_config(ctx),
-        image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed)
+        image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed,
+        precheck=lambda it: too_many_images(it.case, model, it.mode))
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["generation"] = stats
     records = store.records(it.key for it in items)
@@ -177,6 +217,9 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
 
 def _engine(ctx: Context, role: str):
     backend = ctx.pool.get(ctx.role(role), ctx.backend_cfg(role))
+    preflight = getattr(backend, "preflight", None)
+    if preflight is not None:   # a server: is it there and does it serve the model? (seconds, before any work)
+        preflight()
     try:
         ctx.engines[role] = backend.describe()
     except Exception as e:  # describing must never fail a run
@@ -254,19 +297,42 @@ def records_table(records: list[dict[str, Any]], columns: dict[str, Any]) -> pl.
 
 # --- scoring --------------------------------------------------------------------------------------
 
+def stored_verdicts(ctx: Context) -> pl.DataFrame:
+    """The verdicts this config's judge gave on this config's replies, from the store: what ``score``
+    alone reads, so a score is never computed from verdicts that other settings produced."""
+    judge = ctx.role("judge")
+    gens = stored_generations(ctx)
+    plan = plan_gen(ctx)
+    write_table(records_table(generation_store(ctx).records(it.key for it in plan), GENERATION_COLUMNS),
+                ctx.out_dir / "generations.parquet")
+    items = plan_judge(ctx, gens, judge_prompt_config(ctx), _structured(ctx.backend_cfg("judge"), judge))
+    store = verdict_store(ctx)
+    missing = store.missing(it.key for it in items)
+    if items and len(missing) == len(items):
+        raise RunFailed(f"no verdicts stored for judge {judge['name']} on model {ctx.role('model')['name']}'s "
+                        "replies with this config; run `medrealmm judge` (or `medrealmm run`) first")
+    if missing:
+        log.warning("%d of %d verdicts are missing (not judged yet); their replies are not scored",
+                    len(missing), len(items))
+    table = records_table(store.records(it.key for it in items), VERDICT_COLUMNS)
+    write_table(table, ctx.out_dir / "verdicts.parquet")
+    return table
+
+
 def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str, Any]:
     from medrealmm.report.summary import write_summary
     from medrealmm.scoring import breakdowns, histogram, score_cases, summarize
 
     if verdicts is None:
-        path = ctx.out_dir / "verdicts.parquet"
-        if not path.exists():
-            raise RunFailed(f"{path} not found: run `medrealmm judge` (or `medrealmm run`) first")
-        verdicts = pl.read_parquet(path)
+        verdicts = stored_verdicts(ctx)
     sc = ctx.cfg["run"]["scoring"]
     boot = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
     cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc["unscored_policy"])
-    tables = {"case_scores": cases, "summary": summarize(cases, **boot),
+    summary = summarize(cases, **boot)
+    if ctx.record is not None:   # which run produced the numbers, on every summary row
+        summary = summary.with_columns(run_id=pl.lit(ctx.record.id),
+                                       selection=pl.lit(runrecord.selection_label(ctx.record.selection)))
+    tables = {"case_scores": cases, "summary": summary,
               "histogram": histogram(cases, bin_width=float(sc["histogram_bin"]))}
     edges = {k: list(v) for k, v in (sc.get("edges") or {}).items()}
     for dim, df in breakdowns(cases, list(sc["dims"]), edges=edges, **boot).items():
@@ -306,67 +372,126 @@ def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
 def write_manifest(ctx: Context) -> None:
     ds = ctx.dataset
     dataset = {"name": ds.name, "source": ds.source, "cases": len(ds.cases), "rejected": len(ds.errors),
-               "fingerprint": stable_hash(sorted(c.content_hash() + stable_hash(c.model_dump(mode="json", include={"rubric"}))
-                                                for c in ds.cases))}
+               "fingerprint": dataset_fingerprint(ds)}
     judge = ctx.role("judge")
     ctx.stats["judge_sees_images"] = bool(judge.get("sees_images", False))
-    engines, stats = dict(ctx.engines), dict(ctx.stats)
-    path = ctx.out_dir / "manifest.json"
-    if path.exists():  # a stage run alone, or a resumed run: keep what earlier runs of the other stages found
-        import json
+    run = None
+    if ctx.record is not None:
+        run = {"run_id": ctx.record.id, "fingerprint": ctx.record.fingerprint, "stages": ctx.record.stages,
+               "selection": ctx.record.selection, "settings": ctx.settings}
+    manifest = build_manifest(config=ctx.cfg, dataset=dataset, engines=_engines_on_record(ctx),
+                              stats=dict(ctx.stats), seeds={"run.seed": ctx.seed})
+    if run is not None:
+        manifest["run"] = run
+    write_json(ctx.out_dir / "manifest.json", manifest)
 
+
+def _engines_on_record(ctx: Context) -> dict[str, Any]:
+    """The engines this execution described; for a role whose results all came from the store (no
+    engine loaded), the description an earlier record of the same fingerprint made, marked ``from_run``."""
+    import json
+
+    engines = dict(ctx.engines)
+    if ctx.record is None or ctx.run_dir is None or {"model", "judge"} <= set(engines):
+        return engines
+    for rec in reversed(runrecord.records(ctx.run_dir)):
+        if rec.fingerprint != ctx.record.fingerprint or rec.id == ctx.record.id:
+            continue
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-            engines = {**old.get("engines", {}), **engines}
-            stats = {**old.get("stats", {}), **stats}
+            old = json.loads((rec.path / "manifest.json").read_text(encoding="utf-8")).get("engines") or {}
         except (OSError, ValueError):
-            log.warning("could not read the previous %s; writing a fresh one", path)
-    manifest = build_manifest(config=ctx.cfg, dataset=dataset, engines=engines, stats=stats,
-                              seeds={"run.seed": ctx.seed})
-    write_json(path, manifest)
+            continue
+        for role, desc in old.items():
+            if role not in engines and isinstance(desc, dict):
+                engines[role] = {**desc, "from_run": desc.get("from_run", rec.id)}
+        if {"model", "judge"} <= set(engines):
+            break
+    return engines
+
+
+def _close(ctx: Context, error: BaseException | None, score: pl.DataFrame | None = None) -> None:
+    """Write the manifest, then mark the record finished or failed (the last write: readers trust it)."""
+    ctx.pool.close()
+    write_manifest(ctx)
+    if ctx.record is None:
+        return
+    info: dict[str, Any] = {}
+    if score is not None and score.height:
+        info["score"] = {f"{r['mode']}/{r['sample']}" if "sample" in r else r["mode"]: r.get("score")
+                         for r in score.iter_rows(named=True)}
+    message = None
+    if error is not None:
+        message = f"{type(error).__name__}: {error}" if not isinstance(error, KeyboardInterrupt) else "interrupted"
+    runrecord.finish(ctx.record, error=message, **info)
+    if message:
+        log.warning("run %s recorded as failed; its tables stay in %s and do not replace any finished run",
+                    ctx.record.id, ctx.out_dir)
 
 
 def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judge", "score")) -> Context:
     """Run the named stages in order; a stage left out reads what an earlier run of it stored.
 
-    A shard (``run.shard.count > 1``) generates and judges its cases and marks itself done; the
-    scores come from ``merge`` once every shard is done."""
+    Every execution gets its own run record (see :mod:`medrealmm.runrecord`). A shard
+    (``run.shard.count > 1``) generates and judges its cases and marks itself done; the scores come
+    from ``merge`` once every shard is done."""
     _, count = shard_spec(cfg["run"])
     if "merge" in stages:
         return merge_shards(cfg)
-    ctx = open_context(cfg)
+    ctx = open_context(cfg, stages=stages)
+    error: BaseException | None = None
+    summary = None
     try:
         gens = stage_generate(ctx) if "generate" in stages else None
         verdicts = stage_judge(ctx, gens) if "judge" in stages else None
         if count > 1:
             if verdicts is not None:
-                mark_done(ctx.out_dir, {"cases": len(ctx.dataset.cases), "verdicts": verdicts.height})
+                mark_done(ctx.out_dir, {"cases": len(ctx.dataset.cases), "verdicts": verdicts.height,
+                                        "fingerprint": runrecord.fingerprint(ctx.settings)})
         elif "score" in stages:
             tables = stage_score(ctx, verdicts)
-            log.info("results in %s\n%s", ctx.out_dir, tables["summary"])
+            summary = tables["summary"]
+            log.info("results in %s\n%s", ctx.out_dir, summary)
             check_complete(ctx, tables)
+    except BaseException as e:
+        error = e
+        raise
     finally:
-        ctx.pool.close()
-        write_manifest(ctx)
+        _close(ctx, error, summary)
     return ctx
 
 
 def merge_shards(cfg: dict[str, Any]) -> Context:
     """Concatenate every shard's tables in single-run order, then score as a single run would."""
+    from medrealmm.shards import shard_fingerprints
+
     _, count = shard_spec(cfg["run"])
-    ctx = open_context(cfg, whole=True)
-    modes = model_modes(ctx)
-    generations = canonical_order(merge_tables(ctx.out_dir, count, "generations"), ctx.dataset.cases, modes,
-                                  criteria=False)
-    verdicts = canonical_order(merge_tables(ctx.out_dir, count, "verdicts"), ctx.dataset.cases, modes,
-                               criteria=True)
-    write_table(generations, ctx.out_dir / "generations.parquet")
-    write_table(verdicts, ctx.out_dir / "verdicts.parquet")
+    ctx = open_context(cfg, whole=True, stages=("merge",))
+    error: BaseException | None = None
+    summary = None
     try:
-        tables = stage_score(ctx, verdicts)
-        log.info("merged %d shards; results in %s\n%s", count, ctx.out_dir, tables["summary"])
-        check_complete(ctx, tables)
-    finally:
+        assert ctx.run_dir is not None
+        want = runrecord.fingerprint(ctx.settings)
+        found = shard_fingerprints(ctx.run_dir, count)
+        other = sorted(i for i, fp in found.items() if fp != want)
+        if other:
+            raise RunFailed(f"cannot merge: shard(s) {other} of {count} were run with other settings than this "
+                            "merge's config (data, model, judge, prompts, seed or scoring differ); rerun those "
+                            "shards with the same overrides, then merge")
+        modes = model_modes(ctx)
+        generations = canonical_order(merge_tables(ctx.run_dir, count, "generations"), ctx.dataset.cases, modes,
+                                      criteria=False)
+        verdicts = canonical_order(merge_tables(ctx.run_dir, count, "verdicts"), ctx.dataset.cases, modes,
+                                   criteria=True)
+        write_table(generations, ctx.out_dir / "generations.parquet")
+        write_table(verdicts, ctx.out_dir / "verdicts.parquet")
         ctx.stats["merged_shards"] = count
-        write_manifest(ctx)
+        tables = stage_score(ctx, verdicts)
+        summary = tables["summary"]
+        log.info("merged %d shards; results in %s\n%s", count, ctx.out_dir, summary)
+        check_complete(ctx, tables)
+    except BaseException as e:
+        error = e
+        raise
+    finally:
+        _close(ctx, error, summary)
     return ctx

@@ -15,6 +15,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 Role = Literal["patient", "doctor"]
+#: Hard ceiling on |weight|, whatever the data option: sums of weights stay exact in Int64 and float64.
+MAX_WEIGHT_LIMIT = 1_000_000
+#: The default bound (``data.max_abs_weight``): that of the paper's and HealthBench's rubrics.
+DEFAULT_MAX_ABS_WEIGHT = 10
 Mode = Literal["multimodal", "text"]
 
 
@@ -66,11 +70,16 @@ class Criterion(_Model):
     weight: int
     tags: tuple[str, ...] = ()
 
-    @field_validator("weight")
+    @field_validator("weight", mode="before")
     @classmethod
-    def _nonzero(cls, w: int) -> int:
+    def _strict_int(cls, w: Any) -> int:
+        # true, "5" and 5.5 are not weights: a mis-typed rubric must be fixed, not guessed at
+        if isinstance(w, bool) or not isinstance(w, int):
+            raise ValueError(f"weight must be an integer, got {type(w).__name__} {w!r}")
         if w == 0:
             raise ValueError("weight must be a non-zero integer")
+        if abs(w) > MAX_WEIGHT_LIMIT:
+            raise ValueError(f"weight {w} is out of range (|weight| <= {MAX_WEIGHT_LIMIT:,})")
         return w
 
     @property
@@ -136,16 +145,25 @@ class Case(_Model):
         return stable_hash(body)
 
     @classmethod
-    def parse(cls, raw: dict[str, Any], *, file: str | None = None) -> Case:
-        """Validate a raw dict, turning pydantic's error into a :class:`CaseError`."""
+    def parse(cls, raw: dict[str, Any], *, file: str | None = None,
+              max_abs_weight: int | None = DEFAULT_MAX_ABS_WEIGHT) -> Case:
+        """Validate a raw dict, turning pydantic's error into a :class:`CaseError`; weights must
+        lie within ``max_abs_weight`` (None: only the hard ceiling)."""
+        case_id = raw.get("id") if isinstance(raw, dict) else None
         try:
-            return cls.model_validate(raw)
+            case = cls.model_validate(raw)
         except ValidationError as e:
             err = e.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or None
             msg = err["msg"].removeprefix("Value error, ")
-            case_id = raw.get("id") if isinstance(raw, dict) else None
             raise CaseError(msg, case_id=case_id, field=field, file=file) from None
+        if max_abs_weight is not None:
+            for j, c in enumerate(case.rubric):
+                if abs(c.weight) > max_abs_weight:
+                    raise CaseError(f"criterion {c.id!r}: weight {c.weight} is outside the allowed range "
+                                    f"[-{max_abs_weight}, {max_abs_weight}] (data.max_abs_weight)",
+                                    case_id=case.id, field=f"rubric.{j}.weight", file=file)
+        return case
 
 
 def stable_hash(obj: Any) -> str:

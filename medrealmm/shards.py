@@ -53,6 +53,19 @@ def missing_shards(out_dir: Path, count: int) -> list[int]:
     return [i for i in range(count) if not (shard_dir(out_dir, i, count) / "done.json").exists()]
 
 
+def shard_fingerprints(out_dir: Path, count: int) -> dict[int, str | None]:
+    """The run fingerprint each finished shard recorded in its ``done.json`` (None if it has none)."""
+    found: dict[int, str | None] = {}
+    for i in range(count):
+        f = shard_dir(out_dir, i, count) / "done.json"
+        if f.is_file():
+            try:
+                found[i] = json.loads(f.read_text(encoding="utf-8")).get("fingerprint")
+            except ValueError:
+                found[i] = None
+    return found
+
+
 def canonical_order(df: pl.DataFrame, cases: list[Case], modes: list[str], *, criteria: bool) -> pl.DataFrame:
     """Rows in single-run plan order: case (dataset order), mode, sample[, criterion (rubric order)]."""
     if df.is_empty():

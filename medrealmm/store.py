@@ -26,6 +26,17 @@ log = logging.getLogger(__name__)
 STALE_TMP_SECONDS = 6 * 3600  # a chunk file still unrenamed after this long was left by a killed writer
 
 
+def _parse_line(line: str) -> dict[str, Any] | None:
+    """A stored record, or None for a truncated or garbled line."""
+    if not line.strip():
+        return None
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) and isinstance(rec.get("key"), str) else None
+
+
 class Store:
     def __init__(self, root: str | os.PathLike, kind: str):
         self.dir = Path(root) / kind
@@ -36,9 +47,13 @@ class Store:
         if self._records is None:
             records: dict[str, dict[str, Any]] = {}
             for f in sorted(self.dir.glob("*.jsonl")):
-                with open(f, encoding="utf-8") as fh:
-                    for line in fh:
-                        rec = json.loads(line)
+                with open(f, encoding="utf-8", errors="replace") as fh:
+                    for lineno, line in enumerate(fh, start=1):
+                        rec = _parse_line(line)
+                        if rec is None:   # damaged from outside (our writes are whole or absent)
+                            log.warning("store: %s line %d is damaged (not a whole JSON record); skipped, its "
+                                        "work is redone", f, lineno)
+                            continue
                         old = records.get(rec["key"])
                         if old is None or (old.get("error") and not rec.get("error")):
                             records[rec["key"]] = rec

@@ -31,9 +31,12 @@ def cli(args: list[str], *, cwd: Path, check: bool = True, timeout: int = 600) -
 
 
 def run_dir(outputs: Path) -> Path:
-    dirs = [p.parent for p in outputs.glob("runs/**/manifest.json") if "shards" not in p.parts]
-    assert len(dirs) == 1, dirs
-    return dirs[0]
+    """The newest run record (whatever its status) of the one configuration folder under ``outputs``."""
+    from medrealmm import runrecord
+
+    recs = runrecord.records(outputs / "runs")
+    assert len({r.config_dir for r in recs}) == 1, [str(r.path) for r in recs]
+    return recs[-1].path
 
 
 TABLES = ("generations", "verdicts", "case_scores", "summary", "histogram", "by_department", "by_intent",
@@ -41,7 +44,17 @@ TABLES = ("generations", "verdicts", "case_scores", "summary", "histogram", "by_
 
 
 def read_tables(folder: Path) -> dict[str, pl.DataFrame]:
-    return {t: pl.read_parquet(folder / f"{t}.parquet") for t in TABLES}
+    """A record's tables; the summary without its ``run_id`` (which names the record), for comparisons."""
+    tables = {t: pl.read_parquet(folder / f"{t}.parquet") for t in TABLES}
+    tables["summary"] = tables["summary"].drop("run_id", strict=False)
+    return tables
+
+
+def scored_configs(outputs: Path) -> list[str]:
+    """Names of the configuration folders under ``outputs`` with a finished, scored run."""
+    from medrealmm import runrecord
+
+    return sorted({r.config_dir.name for r in runrecord.records(outputs / "runs") if r.scored})
 
 
 def shared_dir() -> Path:

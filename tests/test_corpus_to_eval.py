@@ -75,5 +75,5 @@ def test_raw_logs_become_cases_that_the_core_evaluates(tmp_path: Path, tiny_cach
     bench = tmp_path / "raw" / "cases.jsonl"                               # image paths are relative to raw/
     bench.write_text("".join(c.model_dump_json(exclude_none=True) + "\n" for c in cases), encoding="utf-8")
     cli(["run", *common, "data=jsonl", f"data.path={bench}", "data.name=fromlogs"], cwd=tmp_path)
-    summary = json.loads(next((out / "runs" / "fromlogs").glob("*/summary.json")).read_text(encoding="utf-8"))
+    summary = json.loads(next((out / "runs" / "fromlogs").glob("*/runs/*/summary.json")).read_text(encoding="utf-8"))
     assert summary["cases"] == len(cases) and summary["rejected_cases"] == 0

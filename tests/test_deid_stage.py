@@ -24,15 +24,11 @@ SECRETS = (NAME, ID, PHONE, HOSPITAL, "report_王建国.jpg")
 
 
 def cjk_font(size: int) -> ImageFont.FreeTypeFont:
-    from medrealmm.report.fonts import NoCJKFont, cjk_font as family
+    from medrealmm.report.fonts import bundled_font
 
-    try:
-        from matplotlib import font_manager
-
-        path = font_manager.findfont(family(), fallback_to_default=False)
-    except (NoCJKFont, ValueError) as e:
-        pytest.skip(f"no CJK font for drawing a report image: {e}")
-    return ImageFont.truetype(path, size)
+    path = bundled_font()
+    assert path is not None, "the bundled CJK font (pylopdf-fonts-zh-cn) is not installed"
+    return ImageFont.truetype(str(path), size)
 
 
 def report_image(path: Path) -> None:

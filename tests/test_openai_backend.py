@@ -6,13 +6,14 @@ import asyncio
 import json
 import logging
 import socket
+import threading
 import time
 
 import jsonschema
 import pytest
 
 from medrealmm.inference.base import ChatRequest, Sampling
-from medrealmm.inference.openai_backend import OpenAIBackend, parse_retry_after
+from medrealmm.inference.openai_backend import OpenAIBackend, ServerUnavailable, parse_retry_after
 
 try:
     from tests.support.openai_server import Faults, OpenAIServer
@@ -182,10 +183,45 @@ def test_connection_refused_is_retried_then_error():
     b = OpenAIBackend(
         "t", "m", f"http://127.0.0.1:{port}/v1", max_retries=2, backoff_s=0.01, backoff_max_s=0.02
     )
-    (c,) = b.chat([req("x")])
-    assert c.text is None and "connection error" in c.error and "3 attempts" in c.error
+    t0 = time.monotonic()
+    with pytest.raises(ServerUnavailable, match=f"127.0.0.1:{port}/v1 is not reachable"):
+        b.chat([req("x"), req("y")])   # the first connection error checks the server: it is gone
+    assert time.monotonic() - t0 < 15
+    with pytest.raises(ServerUnavailable, match="not reachable"):
+        b.preflight()
     d = b.describe()  # best effort: never fails
     assert d["server_models"] is None and d["backend"] == "openai"
+
+
+def test_preflight_names_a_server_that_serves_another_model(server):
+    srv = server()
+    backend(srv).preflight()   # serves test-model
+    with pytest.raises(ServerUnavailable, match="serves .*test-model.*not 'other-model'"):
+        OpenAIBackend("t", "other-model", srv.base_url).preflight()
+    OpenAIBackend("t", "other-model", srv.base_url, check_model=False).preflight()
+
+
+def test_server_dying_mid_run_stops_every_request_quickly(server):
+    srv = server(Faults(delay_s=0.05))
+    b = backend(srv, max_retries=5, backoff_s=0.5, backoff_max_s=4, concurrency=2)
+    reqs = [req(f"q{i}") for i in range(200)]
+    stopper = threading.Timer(0.5, srv.stop)
+    stopper.start()
+    t0 = time.monotonic()
+    with pytest.raises(ServerUnavailable, match=srv.base_url.replace(".", r"\.")):
+        b.chat(reqs)
+    stopper.join()
+    assert time.monotonic() - t0 < 30
+    assert 0 < len(srv.finished) < 200
+
+
+def test_retry_budget_bounds_a_request(server):
+    srv = server(Faults(always_status=503))
+    b = backend(srv, max_retries=50, backoff_s=0.2, backoff_max_s=0.2, retry_budget_s=1.0)
+    t0 = time.monotonic()
+    (c,) = b.chat([req("x")])
+    assert time.monotonic() - t0 < 5
+    assert "retry_budget_s=1" in c.error and "HTTP 503" in c.error and srv.n_requests < 10
 
 
 def test_images_and_sampling_fields_arrive(server):

@@ -18,7 +18,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from medrealmm.data.loader import load_dataset
-from tests.conftest import cli, read_tables, run_dir
+from tests.conftest import cli, read_tables, run_dir, scored_configs
 
 pytestmark = pytest.mark.engine
 
@@ -72,11 +72,16 @@ def test_smoke_run_on_vllm_both_modes_then_resume_from_store(tmp_path, tiny_cach
 
     # a second run finds everything in the store: no engine work, identical tables
     cli(base(out, tiny_cache, "run.modes=[multimodal,text]"), cwd=tmp_path)
-    m2 = json.loads((folder / "manifest.json").read_text())
+    second = run_dir(out)
+    assert second != folder  # a new, immutable record; the first is untouched
+    m2 = json.loads((second / "manifest.json").read_text())
     assert m2["stats"]["generation"]["cached"] == 2 * N and m2["stats"]["generation"]["generated"] == 0
     assert m2["stats"]["judging"]["cached"] == 2 * criteria() and m2["stats"]["judging"]["requests"] == 0
-    assert m2["engines"] == m["engines"]  # the engines that produced the stored results stay on record
-    for name, df in read_tables(folder).items():
+    # the engines that produced the stored results stay on record
+    assert {k: {**v, "from_run": None} for k, v in m2["engines"].items()} == \
+        {k: {**v, "from_run": None} for k, v in m["engines"].items()}
+    assert m2["run"]["fingerprint"] == m["run"]["fingerprint"]
+    for name, df in read_tables(second).items():
         assert_frame_equal(df, t[name], check_exact=True)
 
 
@@ -227,14 +232,13 @@ def test_a_failing_job_does_not_stop_the_rest_of_a_multirun(tmp_path, judge_serv
     r = cli(["run", "-m", *served(out, judge_server.base_url)[1:], "data.limit=1",
              "model=qwen2_5_vl_3b,online", "++model.path=/nonexistent/medrealmm-model"], cwd=tmp_path, check=False)
     assert r.returncode != 0 and "is not on this machine" in r.stderr
-    assert [p.parent.name for p in out.glob("runs/**/summary.parquet")] == ["online__qwen2.5-vl-3b__multimodal"]
+    assert scored_configs(out) == ["online__qwen2.5-vl-3b__multimodal"]
 
 
 def test_multirun_sweeps_modes(tmp_path, judge_server) -> None:
     out = tmp_path / "out"
     cli(["run", "-m", *served(out, judge_server.base_url)[1:], "run.modes=[multimodal],[text]"], cwd=tmp_path)
-    runs = sorted(p.parent.name for p in out.glob("runs/**/summary.parquet"))
-    assert runs == ["online__qwen2.5-vl-3b__multimodal", "online__qwen2.5-vl-3b__text"]
+    assert scored_configs(out) == ["online__qwen2.5-vl-3b__multimodal", "online__qwen2.5-vl-3b__text"]
 
 
 def test_failed_generations_are_reported_and_retried_by_the_next_run(tmp_path) -> None:
@@ -263,6 +267,11 @@ def test_failed_generations_are_reported_and_retried_by_the_next_run(tmp_path) -
     with OpenAIServer() as good:
         cli(args(good.base_url), cwd=tmp_path)
         assert len(good.bodies) == 1 + len(victim.rubric)  # only the missing reply and its verdicts
-    t = read_tables(folder)
+    from medrealmm import runrecord
+
+    assert runrecord.read(folder).status == "failed"          # the failed run stays on record, as it was
+    assert read_tables(folder)["generations"]["error"].null_count() == 1
+    assert runrecord.latest(folder.parent.parent).path == run_dir(out) != folder
+    t = read_tables(run_dir(out))
     assert t["generations"]["error"].null_count() == 2
     assert sorted(t["case_scores"]["case_id"]) == sorted(c.id for c in SAMPLE.cases[:2])

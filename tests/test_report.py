@@ -37,7 +37,7 @@ def sample_runs(tmp_path_factory, tiny_cache: Path) -> Path:
 def physicians_csv(outputs: Path, path: Path) -> Path:
     """Physician labels on every criterion of three cases of the anchor reply: two physicians, one of
     whom always disagrees with the tiny judge on negative criteria."""
-    v = pl.concat([pl.read_parquet(p) for p in outputs.glob("runs/sample/online__tiny-vl*/verdicts.parquet")])
+    v = pl.concat([pl.read_parquet(p) for p in outputs.glob("runs/sample/online__tiny-vl*/runs/*/verdicts.parquet")])
     v = v.filter((pl.col("mode") == "multimodal") & (pl.col("sample") == 0))
     cases = sorted(v["case_id"].unique().to_list())[:3]
     v = v.filter(pl.col("case_id").is_in(cases))

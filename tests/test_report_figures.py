@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 import subprocess
 import sys
 import warnings
@@ -28,16 +29,9 @@ INTENTS = ["诊断", "用药咨询", "检查解读"]
 MODELS = ["online", "Qwen2.5-VL-72B", "MedGemma-27B", "华佗GPT-Vision", "InternVL3-8B"]
 
 
-def _font_or_skip() -> str:
-    try:
-        return cjk_font()
-    except NoCJKFont as e:
-        pytest.skip(f"no CJK font on this machine (CI installs fonts-wqy-zenhei): {e}")
-
-
 @pytest.fixture(scope="module")
 def font() -> str:
-    return _font_or_skip()
+    return cjk_font()  # the bundled font: never skipped, whatever the system has
 
 
 # --------------------------------------------------------------------------------------------------
@@ -192,6 +186,63 @@ def test_cjk_font_covers_the_chinese_labels(font):
     assert cjk_font() == font  # cached
 
 
+def test_default_font_is_the_bundled_file():
+    from matplotlib import font_manager
+
+    from medrealmm.report.fonts import bundled_font
+
+    path = bundled_font()
+    assert path is not None and path.name == "NotoSansSC-Regular.otf"
+    family = cjk_font()
+    assert family == "Noto Sans SC"
+    assert any(e.fname == str(path) for e in font_manager.fontManager.ttflist if e.name == family)
+
+
+# A matplotlib font cache built on a machine with no CJK font (or before one was installed): the state
+# that broke the first run on fresh machines. The child process must still draw Chinese, warning-free.
+_STALE_CACHE_CHILD = r"""
+import json, logging, sys, warnings
+from pathlib import Path
+import matplotlib
+from matplotlib import font_manager
+cache = Path(matplotlib.get_cachedir()) / f"fontlist-v{font_manager.FontManager.__version__}.json"
+data = json.loads(cache.read_text())
+assert data["ttflist"] and not [e for e in data["ttflist"] if Path(e["fname"]).is_absolute()], "system fonts in the cache"
+from medrealmm.report.fonts import cjk_font
+from medrealmm.report import figures
+import polars as pl
+records = []
+class H(logging.Handler):
+    def emit(self, r): records.append(r.getMessage())
+logging.getLogger("matplotlib").addHandler(H())
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    png = figures.histogram_figure(pl.DataFrame({
+        "model": ["华佗皮肤科"] * 2, "mode": ["multimodal"] * 2, "judge": ["评审"] * 2,
+        "bin_low": [0.0, 0.05], "bin_high": [0.05, 0.1], "fraction": [0.4, 0.6]}))
+bad = [str(x.message) for x in w if "Glyph" in str(x.message) or "missing from font" in str(x.message)]
+bad += [m for m in records if "Glyph" in m or "findfont" in m]
+assert not bad, bad
+assert png[1:4] == b"PNG"
+print(cjk_font())
+"""
+
+
+def test_report_font_independent_of_system_fonts_and_stale_cache(tmp_path):
+    """Build matplotlib's font cache with only its own DejaVu fonts, then draw Chinese in a new process."""
+    env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl")}
+    build = (
+        "import json, matplotlib; from pathlib import Path; from matplotlib import font_manager as fm\n"
+        "fm.fontManager.ttflist = [e for e in fm.fontManager.ttflist if 'mpl-data' in e.fname]\n"
+        "fm.json_dump(fm.fontManager, Path(matplotlib.get_cachedir()) / f'fontlist-v{fm.FontManager.__version__}.json')\n"
+    )
+    subprocess.run([sys.executable, "-c", build], check=True, env=env, timeout=300)
+    out = subprocess.run([sys.executable, "-c", _STALE_CACHE_CHILD], env=env, timeout=300,
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip().splitlines()[-1] == "Noto Sans SC"
+
+
 def test_covers_tells_latin_only_fonts_apart():
     assert covers("DejaVu Sans", "score 0.62")
     assert not covers("DejaVu Sans", "皮肤科")
@@ -212,7 +263,7 @@ def test_cjk_font_missing_file_names_the_path():
     with pytest.raises(NoCJKFont, match="/nonexistent.otf") as e:
         cjk_font("/nonexistent.otf")
     assert isinstance(e.value, RuntimeError)
-    assert "fonts-wqy-zenhei" in str(e.value) and "report.font" in str(e.value)
+    assert "launch/setup.sh" in str(e.value) and "report.font" in str(e.value)
 
 
 def test_cjk_font_rejects_a_font_without_chinese():

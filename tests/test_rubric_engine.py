@@ -87,5 +87,5 @@ def test_generate_revise_approve_and_score(tmp_path: Path, tiny_cache: Path) -> 
     cases = (bench / "cases.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(cases) == len(drafts)
     cli(["run", *common, "data=jsonl", f"data.path={bench}", "data.name=built"], cwd=tmp_path)
-    summary = json.loads(next((out / "runs" / "built").glob("*/summary.json")).read_text(encoding="utf-8"))
+    summary = json.loads(next((out / "runs" / "built").glob("*/runs/*/summary.json")).read_text(encoding="utf-8"))
     assert summary["cases"] == len(drafts) and summary["rejected_cases"] == 0

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from tests.conftest import ROOT, TABLES, cli, read_tables, run_dir
+from tests.conftest import ROOT, TABLES, cli, read_tables, run_dir, scored_configs
 
 pytestmark = pytest.mark.slurm
 CLUSTER = ROOT / "slurm" / "local" / "cluster.sh"
@@ -73,6 +73,12 @@ def single(tmp_path_factory, tiny_cache) -> dict[str, pl.DataFrame]:
     return read_tables(run_dir(out))
 
 
+def latest(folder):
+    from medrealmm import runrecord
+
+    return runrecord.latest(folder)
+
+
 def assert_same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
     for name in TABLES:
         assert_frame_equal(a[name], b[name], check_exact=True)
@@ -85,8 +91,8 @@ def test_array_of_four_shards_then_merge_equals_a_single_run(slurm, single, tmp_
     assert "shards to run: 0,1,2,3" in r.stdout
     slurm.wait_idle(tmp_path)
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
-    assert (folder / "summary.parquet").exists(), slurm.logs()
-    assert_same_tables(single, read_tables(folder))
+    assert latest(folder) is not None, slurm.logs()
+    assert_same_tables(single, read_tables(latest(folder).path))
     assert (out / "runs" / "sample" / "leaderboard.md").exists()
 
 
@@ -107,7 +113,7 @@ def test_a_killed_task_is_resubmitted_and_the_tables_are_unchanged(slurm, single
     slurm.run("scancel", "--signal=KILL", "--full", victim, cwd=tmp_path)
     slurm.wait_idle(tmp_path)
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
-    assert not (folder / "summary.parquet").exists()  # the merge never ran on a missing shard
+    assert latest(folder) is None  # the merge never ran on a missing shard
     pending = slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm pending run.shard.count=3 "
                         f"{' '.join(SMOKE)} paths.outputs={out}", cwd=tmp_path).stdout.strip()
     assert pending == "1"
@@ -115,8 +121,8 @@ def test_a_killed_task_is_resubmitted_and_the_tables_are_unchanged(slurm, single
     r = slurm.run(*args, cwd=tmp_path)  # resubmit: only the missing shard, then the merge
     assert "shards to run: 1 " in r.stdout
     slurm.wait_idle(tmp_path)
-    assert (folder / "summary.parquet").exists(), slurm.logs()
-    assert_same_tables(single, read_tables(folder))
+    assert latest(folder) is not None, slurm.logs()
+    assert_same_tables(single, read_tables(latest(folder).path))
 
 
 def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, tiny_cache) -> None:
@@ -124,8 +130,7 @@ def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, t
     slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm run -m hydra/launcher=slurm "
               f"preset=smoke data.limit=2 paths.outputs={out} paths.cache={tiny_cache} "
               "'run.modes=[multimodal],[text]'", cwd=tmp_path, timeout=900)
-    runs = sorted(p.parent.name for p in out.glob("runs/sample/*/summary.parquet"))
-    assert runs == ["tiny-vl__tiny-vl__multimodal", "tiny-vl__tiny-vl__text"]
+    assert scored_configs(out) == ["tiny-vl__tiny-vl__multimodal", "tiny-vl__tiny-vl__text"]
     assert list(out.glob("multirun/*/.submitit/*/*_submitted.pkl")), "jobs did not go through submitit"
     cli(["leaderboard", "preset=smoke", f"paths.outputs={out}"], cwd=tmp_path)
     board = pl.read_parquet(out / "runs" / "sample" / "leaderboard.parquet")
@@ -152,5 +157,5 @@ def test_preemption_signal_requeues_the_task_which_resumes(slurm, single, tmp_pa
     log = (slurm.state / "logs" / f"medrealmm-judge-{victim}.out").read_text()
     assert "signal received, requeueing" in log and "restart 1" in log, log[-2000:]
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
-    assert (folder / "summary.parquet").exists(), slurm.logs()
-    assert_same_tables(single, read_tables(folder))
+    assert latest(folder) is not None, slurm.logs()
+    assert_same_tables(single, read_tables(latest(folder).path))

@@ -814,7 +814,7 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     copy_images(result.kept, image_root, Path(out))
     from medrealmm.corpus.funnel_report import write_report
 
-    write_report(result, out, font=corpus.get("font"))
+    write_report(result, out, font=(cfg.get("report") or {}).get("font"))
     from medrealmm.manifest import build_manifest, write_json
 
     write_json(Path(out) / "manifest.json", build_manifest(

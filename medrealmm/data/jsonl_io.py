@@ -65,7 +65,7 @@ def iter_jsonl_records(path: Path) -> Iterator[RawRecord]:
                     CaseError(f"line {lineno}: expected a JSON object, got {type(raw).__name__}", file=file),
                 )
                 continue
-            yield RawRecord(raw, file)
+            yield RawRecord(raw, file, line=lineno)
 
 
 def read_jsonl(

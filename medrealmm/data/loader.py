@@ -25,7 +25,7 @@ from medrealmm.data.images import (
     resolve_image_path,
     validate_images,
 )
-from medrealmm.schema import Case, CaseError, ImageRef, rubric_hash
+from medrealmm.schema import DEFAULT_MAX_ABS_WEIGHT, Case, CaseError, ImageRef, rubric_hash
 
 log = logging.getLogger(__name__)
 
@@ -109,13 +109,17 @@ class LoadOptions:
     check_images: bool = True
     workers: int = 0  # 0: min(8, cpu count)
     require_approved_rubric: bool = True  # a case built by `medrealmm rubric` must be approved to be used
+    max_abs_weight: int | None = DEFAULT_MAX_ABS_WEIGHT  # criterion weights must lie in [-N, N]
 
     @classmethod
     def from_mapping(cls, cfg: Mapping[str, Any] | None = None, **overrides: Any) -> LoadOptions:
         """Pick the known keys out of a config mapping (other keys belong to the format)."""
         merged = {**dict(cfg or {}), **overrides}
         names = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in merged.items() if k in names and v is not None}
+        kw = {k: v for k, v in merged.items() if k in names and (v is not None or k == "max_abs_weight")}
+        bound = kw.get("max_abs_weight")
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, int) or bound < 1):
+            raise ValueError(f"data.max_abs_weight must be a positive integer or null, got {bound!r}")
         if "allowed_image_formats" in kw:
             kw["allowed_image_formats"] = tuple(str(f).upper() for f in kw["allowed_image_formats"])
         if "case_ids" in kw:
@@ -147,6 +151,7 @@ class RawRecord:
     raw: dict[str, Any] | None
     file: str
     error: CaseError | None = None
+    line: int | None = None   # line (JSONL) or row (Parquet, from 1) in ``file``: locates a case without an id
 
     @property
     def case_id(self) -> str | None:
@@ -206,7 +211,7 @@ def build_dataset(
         if rec.error is not None:
             return rec.error
         try:
-            case = Case.parse(rec.raw, file=rec.file)
+            case = Case.parse(rec.raw, file=rec.file, max_abs_weight=options.max_abs_weight)
             if options.require_approved_rubric:
                 check_rubric_approved(case, rec.file)
             if options.check_images:
@@ -215,6 +220,8 @@ def build_dataset(
                 )
             return case
         except CaseError as e:
+            if e.case_id is None and rec.line is not None and not e.reason.startswith("line "):
+                return CaseError(f"line {rec.line}: {e.reason}", field=e.field, file=e.file)
             return e
 
     def full() -> bool:
@@ -337,6 +344,7 @@ KNOWN_KEYS = {
     "workers",
     "embed_images",
     "require_approved_rubric",
+    "max_abs_weight",
 }
 
 

@@ -118,12 +118,14 @@ def iter_parquet_records(path: Path) -> Iterator[RawRecord]:
         pf = pq.ParquetFile(path)
     except Exception as e:  # noqa: BLE001 - pyarrow raises ArrowInvalid/OSError on a damaged file
         raise CaseError(f"cannot read Parquet file: {e}", file=file) from None
+    n = 0
     for batch in pf.iter_batches(batch_size=BATCH_ROWS):
         for row in pl.from_arrow(batch).to_dicts():
+            n += 1
             try:
-                yield RawRecord(_clean_row(row, file), file)
+                yield RawRecord(_clean_row(row, file), file, line=n)
             except CaseError as e:
-                yield RawRecord(None, file, e)
+                yield RawRecord(None, file, e, line=n)
 
 
 def read_parquet(

@@ -112,7 +112,10 @@ def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: st
                              max_retries=backend.get("max_retries", 5), backoff_s=backend.get("backoff_s", 1.0),
                              backoff_max_s=backend.get("backoff_max_s", 30.0),
                              structured=backend.get("structured", "response_format"),
-                             extra_body=backend.get("extra_body"))
+                             extra_body=backend.get("extra_body"),
+                             retry_budget_s=backend.get("retry_budget_s", 900.0),
+                             check_timeout_s=backend.get("check_timeout_s", 10.0),
+                             check_model=backend.get("check_model", True))
     raise ValueError(f"unknown backend kind {kind!r}: use vllm, transformers or openai (conf/backend/)")
 
 

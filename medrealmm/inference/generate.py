@@ -29,6 +29,7 @@ class GenItem:
     case: Case
     mode: Mode
     sample: int
+    model_spec: str = ""   # the model's settings hash, carried into the reply record
 
 
 def derived_seed(*parts: Any) -> int:
@@ -38,18 +39,20 @@ def derived_seed(*parts: Any) -> int:
 
 def plan_generations(cases: list[Case], *, model_name: str, model_spec: str, modes: list[Mode],
                      samples: int, prompt: PromptConfig, seed: int, online: bool = False) -> list[GenItem]:
-    """One item per (case, mode, sample), keyed by the exact prompt the model would see (images by
-    content hash), the model's spec and the seed: a new prompt or setting is new work, a typo fixed
-    in a field the prompt does not show is not."""
+    """One item per (case, mode, sample), keyed by the case id, the exact prompt the model would see
+    (images by content hash), the model's spec and the seed: a new prompt or setting is new work, a
+    typo fixed in a field the prompt does not show is not. The case id is in the key so that two
+    cases that render the same prompt (a duplicated dialogue; with ``online``, equal physician
+    replies) each get their own reply and verdicts."""
     items = []
     for case in cases:
         for mode in modes:
             shown = ({"online": case.y_orig} if online
                      else {"messages": generation_messages(case, mode, prompt, image_identity)})
             for s in range(samples):
-                key = stable_hash({**shown, "mode": mode, "sample": s, "seed": seed, "model": model_spec,
-                                   "model_name": model_name})
-                items.append(GenItem(key, case, mode, s))
+                key = stable_hash({**shown, "case": case.id, "mode": mode, "sample": s, "seed": seed,
+                                   "model": model_spec, "model_name": model_name})
+                items.append(GenItem(key, case, mode, s, model_spec))
     return items
 
 
@@ -61,14 +64,17 @@ def chunks(items: list, size: int) -> Iterator[list]:
 
 def _record(item: GenItem, model: str, **fields: Any) -> dict[str, Any]:
     return {"key": item.key, "case_id": item.case.id, "model": model, "mode": item.mode,
-            "sample": item.sample, **fields}
+            "sample": item.sample, "model_spec": item.model_spec or None, **fields}
 
 
 def run_generations(items: list[GenItem], *, model_name: str, store: Store, chunk_size: int,
                     backend_factory: Callable[[], Backend] | None, sampling_cfg: Any,
                     chat_template_kwargs: dict[str, Any], prompt: PromptConfig,
-                    image_bytes: Callable[[ImageRef], bytes], online: bool = False, seed: int = 0) -> dict[str, int]:
-    """Fill the store with a reply for every item; returns counts for the run summary."""
+                    image_bytes: Callable[[ImageRef], bytes], online: bool = False, seed: int = 0,
+                    precheck: Callable[[GenItem], str | None] | None = None) -> dict[str, int]:
+    """Fill the store with a reply for every item; returns counts for the run summary. ``precheck``
+    names why the engine would refuse an item (e.g. too many images): such an item is recorded as
+    failed without being sent, so it cannot fail its whole batch."""
     todo = store.missing(it.key for it in items)
     stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0}
     if not todo:
@@ -85,6 +91,18 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                                     finish_reason="stop", error=None) for it in pending])
             stats["generated"] += len(pending)
             continue
+        refused = {it.key: why for it in pending if precheck and (why := precheck(it))}
+        if refused:
+            for it in pending:
+                if it.key in refused:
+                    log.warning("case %s (%s) not sent: %s", it.case.id, it.mode, refused[it.key])
+            store.put_many([_record(it, model_name, text=None, reasoning=None, finish_reason=None,
+                                    error=f"refused before the engine: {refused[it.key]}")
+                            for it in pending if it.key in refused])
+            stats["errors"] += len(refused)
+            pending = [it for it in pending if it.key not in refused]
+            if not pending:
+                continue
         if backend is None:
             assert backend_factory is not None
             backend = backend_factory()

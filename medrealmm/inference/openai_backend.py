@@ -10,7 +10,12 @@ for one bad request.
 
 ``base_url`` is the API root including the version prefix, as for the OpenAI SDK:
 ``http://host:8000/v1``. ``max_retries`` counts retries, so a request is tried at most
-``max_retries + 1`` times.
+``max_retries + 1`` times, and never past ``retry_budget_s`` seconds in all.
+
+A dead server is found in seconds, not at the end of a run: :meth:`OpenAIBackend.preflight` (run
+before any work) checks that the server answers and serves the configured model, and when a request
+meets a connection error mid-run, the server is checked again; if it is gone, every request still
+waiting fails at once and ``chat`` raises :class:`ServerUnavailable` with the URL.
 """
 
 from __future__ import annotations
@@ -40,6 +45,10 @@ SCHEMA_NAME = "verdict"
 _MAX_ERROR_CHARS = 500
 
 
+class ServerUnavailable(RuntimeError):
+    """The server cannot be reached, or does not serve the configured model."""
+
+
 @dataclass
 class _Attempt:
     """Outcome of one HTTP attempt."""
@@ -57,6 +66,8 @@ class _Stats:
     cached_tokens: int = 0
     completion_tokens: int = 0
     error_samples: list[str] = field(default_factory=list)
+    dead: str | None = None          # why the server is considered gone: stop every request
+    last_check: float = -1e9         # monotonic time of the last mid-run health check
 
 
 def _plain(value: Any) -> Any:
@@ -171,6 +182,9 @@ class OpenAIBackend:
         backoff_max_s: float = 30.0,
         structured: str = "response_format",
         extra_body: dict[str, Any] | None = None,
+        retry_budget_s: float = 900.0,
+        check_timeout_s: float = 10.0,
+        check_model: bool = True,
     ):
         if not base_url:
             raise ValueError("OpenAIBackend needs a base_url, e.g. http://localhost:8000/v1")
@@ -193,6 +207,45 @@ class OpenAIBackend:
         self.backoff_max_s = float(backoff_max_s)
         self.structured = structured
         self.extra_body: dict[str, Any] = _plain(extra_body) if extra_body else {}
+        self.retry_budget_s = float(retry_budget_s)
+        self.check_timeout_s = float(check_timeout_s)
+        self.check_model = bool(check_model)
+
+    # ------------------------------------------------------------------ is the server there?
+    def served_models(self) -> list[str]:
+        """The model ids the server lists; raises :class:`ServerUnavailable` if it cannot be asked."""
+        url = f"{self.base_url}/models"
+        try:
+            resp = httpx.get(url, headers=self._headers(), timeout=self.check_timeout_s)
+        except httpx.UnsupportedProtocol as e:
+            raise ServerUnavailable(f"{self.name}: bad base_url {self.base_url!r}: {e}") from None
+        except (httpx.TransportError, TimeoutError) as e:
+            raise ServerUnavailable(f"{self.name}: the server at {self.base_url} is not reachable "
+                                    f"({type(e).__name__}); start it, or fix base_url") from None
+        if resp.status_code in (401, 403):
+            raise ServerUnavailable(f"{self.name}: the server at {self.base_url} refused the credentials "
+                                    f"(HTTP {resp.status_code}); set api_key or api_key_env")
+        if not resp.is_success:
+            raise ServerUnavailable(f"{self.name}: the server at {self.base_url} answered HTTP {resp.status_code} "
+                                    f"to GET /models")
+        try:
+            data = resp.json()
+        except ValueError:
+            raise ServerUnavailable(f"{self.name}: {url} did not answer JSON; is base_url the API root "
+                                    "(e.g. http://host:8000/v1)?") from None
+        entries = data.get("data", []) if isinstance(data, dict) else []
+        return [str(m["id"]) for m in entries if isinstance(m, dict) and m.get("id") is not None]
+
+    def preflight(self) -> None:
+        """Before any work: the server answers, and (``check_model``) serves ``self.model``."""
+        t0 = time.monotonic()
+        ids = self.served_models()
+        if self.check_model and ids and self.model not in ids:
+            raise ServerUnavailable(f"{self.name}: the server at {self.base_url} serves {ids}, not {self.model!r}; "
+                                    "set the role's server_model to the served name (or the backend's "
+                                    "check_model=false)")
+        logger.info("%s: server %s is up and serves %s (checked in %.2fs)", self.name, self.base_url,
+                    self.model, time.monotonic() - t0)
 
     def __repr__(self) -> str:  # never shows the key
         return f"OpenAIBackend(name={self.name!r}, model={self.model!r}, base_url={self.base_url!r})"
@@ -283,6 +336,8 @@ class OpenAIBackend:
                 await asyncio.gather(*(one(i) for i in range(n)))
         finally:
             bar.close()
+        if stats.dead:
+            raise ServerUnavailable(stats.dead)
         out: list[Completion] = []
         for c in results:
             assert c is not None
@@ -323,14 +378,28 @@ class OpenAIBackend:
         body = self.request_body(req)
         attempts = self.max_retries + 1
         last_error = "no attempt made"
+        t0 = time.monotonic()
         for attempt in range(attempts):
+            if stats.dead:
+                return Completion(text=None, error=stats.dead)
             async with sem:
-                result = await self._attempt(client, body)
+                if stats.dead:
+                    return Completion(text=None, error=stats.dead)
+                left = self.retry_budget_s - (time.monotonic() - t0)
+                result = await self._attempt(client, body, timeout=max(1.0, min(self.timeout_s, left)))
             if result.completion is not None:
                 return result.completion
             last_error = result.error or "unknown error"
+            if last_error.startswith("connection error"):
+                await self._check_alive(stats)
+                if stats.dead:
+                    return Completion(text=None, error=stats.dead)
             if attempt + 1 < attempts:
                 delay = self._backoff(index, attempt, result.retry_after)
+                if time.monotonic() - t0 + delay > self.retry_budget_s:
+                    return Completion(text=None, error=f"gave up after {attempt + 1} attempts in "
+                                      f"{time.monotonic() - t0:.0f}s (retry_budget_s={self.retry_budget_s:g}): "
+                                      f"{last_error}")
                 stats.retries += 1
                 logger.debug(
                     "request %d attempt %d/%d failed (%s); retrying in %.2fs",
@@ -339,13 +408,27 @@ class OpenAIBackend:
                 await asyncio.sleep(delay)
         return Completion(text=None, error=f"failed after {attempts} attempts: {last_error}")
 
-    async def _attempt(self, client: httpx.AsyncClient, body: dict[str, Any]) -> _Attempt:
-        url = f"{self.base_url}/chat/completions"
+    async def _check_alive(self, stats: _Stats) -> None:
+        """After a connection error: is the server still there? (at most one check every 5 s)"""
+        now = time.monotonic()
+        if stats.dead or now - stats.last_check < 5.0:
+            return
+        stats.last_check = now
         try:
-            async with asyncio.timeout(self.timeout_s):  # total time, not just per read
+            await asyncio.to_thread(self.served_models)
+        except ServerUnavailable as e:
+            stats.dead = f"{e} (it stopped answering during the run; finished work is stored, rerun to resume)"
+            logger.error("%s", stats.dead)
+
+    async def _attempt(self, client: httpx.AsyncClient, body: dict[str, Any],
+                       timeout: float | None = None) -> _Attempt:
+        url = f"{self.base_url}/chat/completions"
+        timeout = self.timeout_s if timeout is None else timeout
+        try:
+            async with asyncio.timeout(timeout):  # total time, not just per read
                 resp = await client.post(url, json=body)
         except (TimeoutError, httpx.TimeoutException):
-            return _Attempt(error=f"timeout after {self.timeout_s:g}s")
+            return _Attempt(error=f"timeout after {timeout:g}s")
         except httpx.UnsupportedProtocol as e:
             return _Attempt(completion=Completion(text=None, error=f"bad base_url: {e}"))
         except httpx.TransportError as e:
@@ -373,6 +456,7 @@ class OpenAIBackend:
             "concurrency": self.concurrency,
             "timeout_s": self.timeout_s,
             "max_retries": self.max_retries,
+            "retry_budget_s": self.retry_budget_s,
             "structured": self.structured,
         }
         if self.extra_body:

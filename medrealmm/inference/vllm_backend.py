@@ -87,16 +87,29 @@ class VLLMBackend:
             try:
                 outs = self._run(reqs, desc)
             except refused as e:  # one prompt vLLM refuses fails the whole batch: isolate it
-                log.warning("vLLM refused a batch of %d (%s); retrying one by one", len(reqs), e)
-                outs = []
-                for r in reqs:
-                    try:
-                        outs.extend(self._run([r], ""))
-                    except refused as e1:
-                        outs.append(Completion(text=None, error=f"{type(e1).__name__}: {e1}"))
-            for i, o in zip(idx, outs):
+                log.warning("vLLM refused a batch of %d (%s); isolating the refused request(s) by halving",
+                            len(reqs), e)
+                outs = self._bisect(reqs, refused)
+            for i, o in zip(idx, outs, strict=True):
                 results[i] = o
         return results
+
+    def _bisect(self, reqs: list[ChatRequest], refused: tuple[type[BaseException], ...]) -> list[Completion]:
+        """Run halves of a refused batch, recursively: k refused requests in a batch of n cost about
+        2·k·log2(n) engine calls instead of n (one by one), so one bad case does not serialise its chunk."""
+        if len(reqs) == 1:
+            try:
+                return self._run(reqs, "")
+            except refused as e:
+                return [Completion(text=None, error=f"{type(e).__name__}: {e}")]
+        mid = len(reqs) // 2
+        out: list[Completion] = []
+        for part in (reqs[:mid], reqs[mid:]):
+            try:
+                out.extend(self._run(part, ""))
+            except refused:
+                out.extend(self._bisect(part, refused))
+        return out
 
     def describe(self) -> dict[str, Any]:
         import vllm

@@ -36,6 +36,7 @@ class JudgeItem:
     generation: dict[str, Any]
     case: Case
     criterion: Criterion
+    judge_spec: str = ""   # the judge's settings hash, carried into the verdict record
 
 
 def plan_verdicts(generations: list[dict[str, Any]], cases: dict[str, Case], *, judge_name: str,
@@ -50,7 +51,7 @@ def plan_verdicts(generations: list[dict[str, Any]], cases: dict[str, Case], *, 
             key = stable_hash({"generation": g["key"], "criterion": c.id, "weight": c.weight,
                                "messages": judge_messages(case, g["text"], c, prompt, image_identity),
                                "judge": judge_spec, "judge_name": judge_name, "schema": schema})
-            items.append(JudgeItem(key, g, case, c))
+            items.append(JudgeItem(key, g, case, c, judge_spec))
     return items
 
 
@@ -60,7 +61,8 @@ def _record(it: JudgeItem, judge: str, *, met: bool | None, rationale: str | Non
     return {"key": it.key, "generation_key": g["key"], "case_id": it.case.id, "model": g["model"],
             "mode": g["mode"], "sample": g["sample"], "judge": judge, "criterion_id": it.criterion.id,
             "weight": it.criterion.weight, "met": met, "status": "unscored" if met is None else "scored",
-            "rationale": rationale, "raw": raw, "attempts": attempts, "error": error}
+            "rationale": rationale, "raw": raw, "attempts": attempts, "error": error,
+            "judge_spec": it.judge_spec or None}
 
 
 def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, sampling_cfg: Any,
@@ -93,10 +95,10 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
             attempts[i] += 1
             last[i] = out
             verdict = parse_verdict(out.text) if out.error is None else None
-            if verdict is None:
-                again.append(i)
-            else:
+            if verdict is not None:
                 parsed[i] = verdict
+            elif out.error is None:  # unreadable: ask again. A transport error was retried by the backend
+                again.append(i)      # already; asking again here would multiply its retries.
         if attempt:
             stats["retries"] += len(todo)
         todo = again

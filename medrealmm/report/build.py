@@ -115,7 +115,8 @@ def _runs_section(b: Builder, runs: RunSet) -> None:
     rows = []
     for r in runs.runs:
         cfg = r.manifest.get("config", {})
-        rows.append({"run": r.name, "model": (cfg.get("model") or {}).get("name"),
+        rows.append({"run": r.name, "run_id": r.run_id, "selection": r.selection,
+                     "model": (cfg.get("model") or {}).get("name"),
                      "judge": (cfg.get("judge") or {}).get("name"),
                      "modes": ", ".join((cfg.get("run") or {}).get("modes", [])),
                      "samples": (cfg.get("run") or {}).get("samples"),
@@ -126,6 +127,13 @@ def _runs_section(b: Builder, runs: RunSet) -> None:
     if runs.superseded:
         s.blocks.append(Text("Some runs overlap (same model, mode, judge and case); the newest run's rows are "
                              "used, the count of replaced rows is in `superseded_rows`."))
+    if runs.differing:
+        s.blocks.append(Text("The runs differ in settings other than model and judge: "
+                             + ", ".join(f"`{k}`" for k in runs.differing)
+                             + ". Scores in one table may not be comparable; see each run's manifest."))
+    if runs.left_out:
+        s.blocks.append(Text(f"{len(runs.left_out)} run(s) over part of the dataset are not shown beside the full "
+                             "runs (`report.selection=all` shows them): " + "; ".join(runs.left_out)))
 
 
 def _leaderboard_section(b: Builder, t: dict[str, pl.DataFrame], judge: str) -> None:
@@ -356,7 +364,7 @@ def write_report(cfg: dict[str, Any]) -> ReportPaths:
     from medrealmm.report.document import render_html, render_markdown, write_figures
 
     locations, root = run_locations(cfg)
-    runs = load_runs(locations, root=root)
+    runs = load_runs(locations, root=root, selection=str(cfg["report"].get("selection", "full")))
     doc, tables = build_document(cfg, runs)
     out = Path(cfg["report"]["out_dir"])
     paths = ReportPaths(out / "report.html", out / "report.md", out / "tables", out / "figures")
@@ -369,7 +377,8 @@ def write_report(cfg: dict[str, Any]) -> ReportPaths:
     paths.html.write_text(render_html(doc), encoding="utf-8")
     write_json(out / "manifest.json", build_manifest(
         config=cfg, dataset={"name": cfg["data"]["name"]}, engines={},
-        stats={"runs": [r.name for r in runs.runs], "tables": sorted(tables)},
+        stats={"runs": [r.name for r in runs.runs], "run_ids": [r.run_id for r in runs.runs],
+               "left_out": runs.left_out, "differing_settings": runs.differing, "tables": sorted(tables)},
         seeds={"run.seed": cfg["run"]["seed"]}))
     log.info("report: %s (also %s, %s/)", paths.html, paths.markdown, paths.tables)
     return paths

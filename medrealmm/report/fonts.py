@@ -1,8 +1,10 @@
 """A font for the report figures that can draw Simplified Chinese.
 
 Department names, model names and quoted replies are Chinese; matplotlib's default DejaVu Sans has no
-CJK glyphs and silently draws boxes (tofu) with only a warning, so the report looks for a CJK font up
-front and fails loudly with a fix when none is installed.
+CJK glyphs and silently draws boxes (tofu) with only a warning. The font comes with the package's
+dependencies (Noto Sans SC, SIL OFL 1.1, in the ``pylopdf-fonts-zh-cn`` wheel) and is registered with
+matplotlib by file, so figures never depend on the system's fonts or on matplotlib's font cache (a
+font installed after the cache was built is invisible to it). ``report.font`` picks another font.
 
 matplotlib is imported inside the functions: importing this module (e.g. by the CLI's ``--help``)
 stays cheap.
@@ -57,10 +59,19 @@ class NoCJKFont(RuntimeError):
     """No font able to draw Simplified Chinese could be found (or the one asked for cannot)."""
 
 
-_HOW_TO_FIX = ("Install one (Debian/Ubuntu: `apt-get install fonts-wqy-zenhei` or `apt-get install "
-               "fonts-noto-cjk`; if matplotlib still does not see it, delete its font cache "
-               "~/.cache/matplotlib/fontlist-*.json) or point the report at a font file with "
-               "`report.font=/path/to/font.otf`.")
+_HOW_TO_FIX = ("Leave `report.font` unset to use the bundled Noto Sans SC (reinstall the environment with "
+               "`bash launch/setup.sh` if the `pylopdf-fonts-zh-cn` package is missing), or point it at a font "
+               "file that covers Chinese: `report.font=/path/to/font.otf`.")
+
+
+def bundled_font() -> Path | None:
+    """The Simplified-Chinese font file shipped through the Python lock, if installed."""
+    try:
+        import pylopdf_fonts_zh_cn
+    except ImportError:
+        return None
+    path = Path(pylopdf_fonts_zh_cn.sans_path())
+    return path if path.is_file() else None
 
 
 def _looks_like_path(value: str) -> bool:
@@ -154,8 +165,9 @@ def cjk_font(preferred: str | None = None) -> str:
 
     ``preferred`` (the ``report.font`` setting) may be a family name or a .ttf/.otf/.ttc file; it is
     used if it covers Chinese and is an error otherwise, so a misconfiguration is not silently
-    replaced. Without it, the known CJK families are tried in order, then any installed face that
-    covers the probe text. Raises :class:`NoCJKFont` with how to fix it.
+    replaced. Without it, the bundled Noto Sans SC file is registered and used: the same glyphs on
+    every machine. Only if that package is missing are the installed fonts searched (known CJK
+    families, then any face that covers the probe text). Raises :class:`NoCJKFont` with how to fix it.
     """
     if preferred:
         family = _family_of_file(Path(preferred).expanduser()) if _looks_like_path(preferred) else preferred
@@ -169,6 +181,13 @@ def cjk_font(preferred: str | None = None) -> str:
                             f"(no glyphs for {PROBE!r}). {_HOW_TO_FIX}")
         log.debug("report font: %s (from %s)", family, preferred)
         return family
+    bundled = bundled_font()
+    if bundled is not None:
+        family = _family_of_file(bundled)
+        log.debug("report font: %s (bundled, %s)", family, bundled)
+        return family
+    log.warning("the bundled CJK font (package pylopdf-fonts-zh-cn) is not installed; searching the "
+                "system's fonts (reinstall with `bash launch/setup.sh`)")
     for family in KNOWN_FAMILIES:
         if _entries(family) and covers(family, PROBE):
             log.debug("report font: %s", family)
@@ -177,5 +196,5 @@ def cjk_font(preferred: str | None = None) -> str:
     if family is not None:
         log.info("report font: %s (found by scanning the installed fonts for Chinese glyphs)", family)
         return family
-    raise NoCJKFont(f"no installed font can draw Chinese (tried {', '.join(KNOWN_FAMILIES)} and every "
-                    f"font matplotlib knows). {_HOW_TO_FIX}")
+    raise NoCJKFont(f"no font can draw Chinese: the bundled one is not installed and no system font covers "
+                    f"{PROBE!r} (tried {', '.join(KNOWN_FAMILIES)} and every font matplotlib knows). {_HOW_TO_FIX}")

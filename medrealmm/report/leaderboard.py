@@ -1,7 +1,9 @@
 """One leaderboard from many runs: every ``summary.parquet`` of a dataset's runs, ranked.
 
 Runs are independent folders (one per model x judge x modes, possibly written by different Slurm
-jobs); the leaderboard only reads their summaries, so it can be rebuilt at any time.
+jobs); the leaderboard only reads their summaries, so it can be rebuilt at any time. It reads the same
+runs as the report (the latest finished record per configuration and fingerprint, full runs before
+partial ones: :func:`medrealmm.report.runs.find_runs`) and names, on every row, the run it came from.
 """
 
 from __future__ import annotations
@@ -17,23 +19,40 @@ from medrealmm.report.summary import markdown_table
 log = logging.getLogger(__name__)
 
 
-def collect(runs_root: Path) -> pl.DataFrame:
+def collect(runs_root: Path, *, selection: str = "full") -> tuple[pl.DataFrame, dict[str, Any]]:
+    from medrealmm import runrecord
+    from medrealmm.report.runs import RunsNotFound, locate_runs
+
+    try:
+        found, left_out = locate_runs([runs_root], selection=selection)
+    except RunsNotFound as e:
+        raise FileNotFoundError(f"no finished run under {runs_root}") from e
     frames = []
-    for path in sorted(runs_root.glob("*/summary.parquet")):
-        frames.append(pl.read_parquet(path).with_columns(run=pl.lit(path.parent.name)))
-    if not frames:
-        raise FileNotFoundError(f"no finished run (summary.parquet) under {runs_root}")
+    for path, rec in found:
+        name = str(path.relative_to(runs_root)) if path.is_relative_to(runs_root) else str(path)
+        frames.append(pl.read_parquet(path / "summary.parquet").drop(["run_id", "selection"], strict=False)
+                      .with_columns(run=pl.lit(name), run_id=pl.lit(rec.id if rec else None, pl.String),
+                                    selection=pl.lit(runrecord.selection_label(rec.selection if rec else None))))
     board = pl.concat(frames, how="diagonal_relaxed")
-    return board.sort(["judge", "mode", "score", "model"], descending=[False, False, True, False]).with_columns(
+    board = board.sort(["judge", "mode", "score", "model"], descending=[False, False, True, False]).with_columns(
         rank=pl.col("score").rank(method="min", descending=True).over(["judge", "mode", "sample"]).cast(pl.Int64))
+    differing = runrecord.differing_settings([r for _, r in found if r is not None])
+    return board, {"left_out": left_out, "differing": differing}
 
 
 def write_leaderboard(cfg: dict[str, Any]) -> Path:
     root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
-    board = collect(root)
+    board, notes = collect(root, selection=str((cfg.get("report") or {}).get("selection", "full")))
     board.write_parquet(root / "leaderboard.parquet")
-    cols = ["rank", "model", "mode", "judge", "score", "ci_low", "ci_high", "n_scored", "n_excluded", "run"]
-    (root / "leaderboard.md").write_text(
-        f"# Leaderboard: {cfg['data']['name']}\n\n" + markdown_table(board.select(cols)) + "\n", encoding="utf-8")
+    cols = ["rank", "model", "mode", "judge", "score", "ci_low", "ci_high", "n_scored", "n_excluded", "selection",
+            "run"]
+    text = f"# Leaderboard: {cfg['data']['name']}\n\n" + markdown_table(board.select(cols)) + "\n"
+    if notes["differing"]:
+        text += ("\nThe runs differ in settings other than model and judge: "
+                 + ", ".join(notes["differing"]) + " (see each run's manifest.json).\n")
+    if notes["left_out"]:
+        text += ("\nLeft out, over part of the dataset (`report.selection=all` ranks them too): "
+                 + "; ".join(notes["left_out"]) + "\n")
+    (root / "leaderboard.md").write_text(text, encoding="utf-8")
     log.info("leaderboard of %d runs in %s\n%s", board.height, root / "leaderboard.md", board.select(cols))
     return root / "leaderboard.md"

@@ -2,9 +2,13 @@
 
 A report reads only what runs wrote (``case_scores``, ``verdicts``, ``summary`` Parquet files and
 ``manifest.json``), never the store or an engine, so it can be rebuilt at any time on a machine
-without a GPU. Two runs may overlap: the same model, mode and judge run twice (say once with
-``run.modes=[multimodal]`` and once with ``[multimodal,text]``). Then the newest run (manifest
-``created``) wins for the rows they share, and the report says so.
+without a GPU. It reads finished run records only (:mod:`medrealmm.runrecord`): the latest finished
+record of each configuration and fingerprint; a failed, killed or running record is never read. Runs
+over part of the dataset (``data.limit``, ``data.subset``, ``data.case_ids``) are left out when runs
+over the whole dataset exist, unless asked for (``selection="all"``). Two runs may overlap: the same
+model, mode and judge run twice (say once with ``run.modes=[multimodal]`` and once with
+``[multimodal,text]``, or with another seed). Then the newest run (manifest ``created``) wins for the
+rows they share, and the report says so and names the settings in which the runs differ.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm import runrecord
 from medrealmm.scoring.score import RUN_KEY
 
 log = logging.getLogger(__name__)
@@ -40,10 +45,19 @@ class Run:
     manifest: dict[str, Any]
     case_scores: pl.DataFrame
     verdicts: pl.DataFrame
+    record: runrecord.RunRecord | None = None   # None: a folder of the layout before run records
 
     @property
     def created(self) -> str:
         return str(self.manifest.get("created", ""))
+
+    @property
+    def run_id(self) -> str | None:
+        return self.record.id if self.record else None
+
+    @property
+    def selection(self) -> str:
+        return runrecord.selection_label(self.record.selection if self.record else None)
 
 
 @dataclass
@@ -54,6 +68,8 @@ class RunSet:
     case_scores: pl.DataFrame
     verdicts: pl.DataFrame
     superseded: dict[str, int] = field(default_factory=dict)  # run name -> rows a newer run replaced
+    left_out: list[str] = field(default_factory=list)  # runs over part of the dataset, not shown
+    differing: list[str] = field(default_factory=list)  # settings not the same in every run
 
     @property
     def judges(self) -> list[str]:
@@ -64,28 +80,84 @@ class RunSet:
         return sorted(self.case_scores["model"].unique().to_list())
 
 
-def find_runs(locations: Iterable[str | Path]) -> list[Path]:
-    """Run folders: each location is a run folder (it has ``summary.parquet``) or a folder searched
-    recursively for them. Shard folders are left out (their merge is the run)."""
-    found: dict[Path, None] = {}
+def _legacy_folders(root: Path) -> list[Path]:
+    """Run folders of the layout before run records: ``summary.parquet`` and no ``run.json``."""
+    out = []
+    for f in sorted(root.rglob("summary.parquet")):
+        rel = f.relative_to(root).parts
+        if "shards" in rel or runrecord.RECORDS in rel[:-1] or (f.parent / runrecord.RUN_FILE).exists():
+            continue
+        out.append(f.parent)
+    return out
+
+
+def find_runs(locations: Iterable[str | Path], *, selection: str = "full") -> list[Path]:
+    """Run folders to read. Each location is a run record (read as asked, if it finished), a
+    configuration folder or a folder of them (the latest finished record per configuration and
+    fingerprint). With ``selection="full"`` runs over part of the dataset are left out when a run
+    over the whole dataset is there (see :func:`select_runs`)."""
+    return [p for p, _ in locate_runs(locations, selection=selection)[0]]
+
+
+def locate_runs(locations: Iterable[str | Path], *, selection: str = "full"
+          ) -> tuple[list[tuple[Path, runrecord.RunRecord | None]], list[str]]:
+    if selection not in ("full", "all"):
+        raise ValueError(f"report.selection must be full or all, got {selection!r}")
+    locations = list(locations)
+    found: dict[Path, runrecord.RunRecord | None] = {}
+    asked: set[Path] = set()
     for loc in locations:
         p = Path(loc)
         if not p.exists():
             raise RunsNotFound(f"no finished run: {p} does not exist; run `medrealmm run ...` first, or point "
                                "report.runs at run folders")
+        rec = runrecord.read(p)
+        if rec is not None:
+            if rec.scored:
+                found[p.resolve()] = rec
+                asked.add(p.resolve())
+            else:
+                log.warning("run %s is %s%s; it is not read", p, rec.status,
+                            "" if rec.status != "finished" else " without a score")
+            continue
         if (p / "summary.parquet").is_file():
             found[p.resolve()] = None
             continue
-        for s in sorted(p.rglob("summary.parquet")):
-            if "shards" not in s.relative_to(p).parts:
-                found[s.parent.resolve()] = None
+        for r in runrecord.latest_per_fingerprint(runrecord.records(p)):
+            found[r.path.resolve()] = r
+        for legacy in _legacy_folders(p):
+            found[legacy.resolve()] = None
     if not found:
-        raise RunsNotFound(f"no finished run (a folder with summary.parquet) in {[str(x) for x in locations]}; "
-                           "run `medrealmm run ...` first, or point report.runs at run folders")
-    return list(found)
+        raise RunsNotFound(f"no finished run in {[str(x) for x in locations]}; run `medrealmm run ...` first, or "
+                           "point report.runs at run folders")
+    kept, left_out = select_runs(list(found.items()), selection=selection, asked=asked)
+    return kept, left_out
 
 
-def read_run(path: Path, root: Path | None = None) -> Run:
+def select_runs(found: list[tuple[Path, runrecord.RunRecord | None]], *, selection: str = "full",
+                asked: set[Path] | frozenset[Path] = frozenset()
+                ) -> tuple[list[tuple[Path, runrecord.RunRecord | None]], list[str]]:
+    """Keep runs over the whole dataset when there is one; name the partial runs left out. Runs named
+    one by one (``asked``) and ``selection="all"`` keep everything; with no full run at all the partial
+    runs are shown (and labelled as such)."""
+    def full(item: tuple[Path, runrecord.RunRecord | None]) -> bool:
+        return item[1] is None or item[1].full
+
+    if selection == "all" or all(full(x) for x in found):
+        return found, []
+    if not any(full(x) for x in found):
+        log.warning("no run over the whole dataset: showing %d run(s) over part of it (%s)", len(found),
+                    "; ".join(sorted({runrecord.selection_label(r.selection) for _, r in found if r})))
+        return found, []
+    kept = [x for x in found if full(x) or x[0] in asked]
+    left = [f"{p} ({runrecord.selection_label(r.selection)})" for p, r in found if r and not full((p, r))
+            and p not in asked]
+    log.warning("left out %d run(s) over part of the dataset (report.selection=all shows them): %s",
+                len(left), "; ".join(left))
+    return kept, left
+
+
+def read_run(path: Path, root: Path | None = None, record: runrecord.RunRecord | None = None) -> Run:
     missing = [f for f in REQUIRED_FILES if not (path / f).is_file()]
     if missing:
         raise RunsNotFound(f"{path} lacks {missing}: score the run first (`medrealmm score` with its config)")
@@ -98,7 +170,7 @@ def read_run(path: Path, root: Path | None = None) -> Run:
     name = str(path.relative_to(root)) if root is not None and path.is_relative_to(root) else path.name
     return Run(name=name, path=path, manifest=manifest,
                case_scores=pl.read_parquet(path / "case_scores.parquet"),
-               verdicts=pl.read_parquet(path / "verdicts.parquet"))
+               verdicts=pl.read_parquet(path / "verdicts.parquet"), record=record)
 
 
 def _pool(frames: Sequence[pl.DataFrame], key: Sequence[str]) -> tuple[pl.DataFrame, dict[str, int]]:
@@ -110,9 +182,9 @@ def _pool(frames: Sequence[pl.DataFrame], key: Sequence[str]) -> tuple[pl.DataFr
     return kept, counts
 
 
-def load_runs(locations: Iterable[str | Path], *, root: Path | None = None) -> RunSet:
-    paths = find_runs(locations)
-    runs = [read_run(p, root) for p in paths]
+def load_runs(locations: Iterable[str | Path], *, root: Path | None = None, selection: str = "full") -> RunSet:
+    found, left_out = locate_runs(locations, selection=selection)
+    runs = [read_run(p, root, rec) for p, rec in found]
     runs.sort(key=lambda r: (r.created, r.name), reverse=True)   # newest first: it wins overlaps
     cs, superseded = _pool([r.case_scores.with_columns(run=pl.lit(r.name)) for r in runs], CASE_KEY)
     vs, _ = _pool([r.verdicts.with_columns(run=pl.lit(r.name)) for r in runs], VERDICT_KEY)
@@ -120,5 +192,9 @@ def load_runs(locations: Iterable[str | Path], *, root: Path | None = None) -> R
         log.warning("run %s: %d case score(s) are also in a newer run, which the report uses", name, n)
     runs.sort(key=lambda r: r.name)
     log.info("report over %d run(s): %d case scores, %d verdicts", len(runs), cs.height, vs.height)
+    differing = runrecord.differing_settings([r.record for r in runs if r.record is not None])
+    if differing:
+        log.warning("the runs of this report differ in settings other than model and judge: %s",
+                    ", ".join(differing))
     return RunSet(runs=runs, case_scores=cs.sort(list(CASE_KEY)), verdicts=vs.sort(list(VERDICT_KEY)),
-                  superseded=superseded)
+                  superseded=superseded, left_out=left_out, differing=differing)

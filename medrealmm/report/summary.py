@@ -46,9 +46,15 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
             "modes": modes, "verdicts": verdicts.height, "unscored_verdicts": unscored,
             "cases_without_verdicts": unjudged,
             "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": tables["summary"].to_dicts()}
-    write_json(ctx.out_dir / "summary.json", info)
-    lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", "",
-             f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",
+    if ctx.record is not None:
+        from medrealmm.runrecord import selection_label
+
+        info |= {"run_id": ctx.record.id, "fingerprint": ctx.record.fingerprint,
+                 "selection": selection_label(ctx.record.selection)}
+    lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", ""]
+    if ctx.record is not None:
+        lines.append(f"- run: `{info['run_id']}` (fingerprint `{info['fingerprint'][:16]}`); cases: {info['selection']}")
+    lines += [f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",
              f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
              f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)",
              f"- case replies without verdicts (failed generation or judging; rerun to retry): {unjudged}", "",
@@ -61,4 +67,5 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
             lines += [f"## By {name[3:]}", "", markdown_table(df.drop(["judge", "sample"])), ""]
     lines += ["## Files", "", "generations.parquet, verdicts.parquet, case_scores.parquet, summary.parquet, "
               "histogram.parquet, by_*.parquet, manifest.json (config, versions, model hashes).", ""]
+    write_json(ctx.out_dir / "summary.json", info)
     (ctx.out_dir / "summary.md").write_text("\n".join(lines), encoding="utf-8")

@@ -102,7 +102,7 @@ def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheet_roun
     r = _rubric_cfg(cfg)
     for rnd in sheet_rounds:
         _sheets(records, cfg, findings, rnd, sheet_ids)
-    write_rubric_report(records, out / "report", findings=findings, changes=changes, font=r.get("font"),
+    write_rubric_report(records, out / "report", findings=findings, changes=changes, font=(cfg.get("report") or {}).get("font"),
                         figures=bool(r.get("figures", True)))
     errors = sum(f.severity == "error" for f in findings)
     counts = {"records": len(records), "draft": sum(x.status == "draft" for x in records),

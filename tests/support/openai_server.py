@@ -145,9 +145,14 @@ def schema_of(body: dict[str, Any]) -> dict[str, Any] | None:
 class OpenAIServer:
     """Context manager: ``with OpenAIServer(faults) as srv: srv.base_url`` ('http://127.0.0.1:N/v1')."""
 
-    def __init__(self, faults: Faults | None = None, model_id: str = "test-model"):
+    #: Names the test configs send (the default model/judge and the tiny ones): the server "serves" them.
+    ALSO_SERVES = ("Qwen/Qwen2.5-VL-3B-Instruct", "tiny-vl", "tiny-text")
+
+    def __init__(self, faults: Faults | None = None, model_id: str = "test-model",
+                 also_serves: tuple[str, ...] = ALSO_SERVES):
         self.faults = faults or Faults()
         self.model_id = model_id
+        self.also_serves = tuple(also_serves)
         self.requests: list[RecordedRequest] = []
         self.finished: list[str] = []  # last user text of each answered request, in answer order
         self.model_list_calls = 0
@@ -244,13 +249,14 @@ class OpenAIServer:
                 "object": "list",
                 "data": [
                     {
-                        "id": self.model_id,
+                        "id": mid,
                         "object": "model",
                         "owned_by": "medrealmm-tests",
-                        "root": self.model_id,
+                        "root": mid,
                         "max_model_len": 4096,
                         "permission": [{"id": "perm-0"}],
                     }
+                    for mid in (self.model_id, *self.also_serves)
                 ],
             }
         )
