@@ -62,6 +62,7 @@ from medrealmm.config import plain
 from medrealmm.corpus.schema import Consultation
 from medrealmm.data.loader import subset_key
 from medrealmm.schema import CaseError
+from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
 
@@ -464,7 +465,7 @@ def write_funnel(result: FunnelResult, out_dir: str | Path) -> Path:
                                      for d in result.dropped))
     write_lines(out / OUT_ERRORS, (json.dumps({"case": e.case_id, "field": e.field, "file": e.file,
                                                 "reason": e.reason}, ensure_ascii=False) for e in result.errors))
-    result.counts.write_csv(out / f"{OUT_COUNTS}.csv")
+    write_csv(result.counts, out / f"{OUT_COUNTS}.csv")
     result.counts.write_parquet(out / f"{OUT_COUNTS}.parquet")
     log.info("funnel: %d consultation(s) kept, %d dropped, written to %s", len(result.kept), len(result.dropped), out)
     return out

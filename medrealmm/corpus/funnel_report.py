@@ -18,6 +18,7 @@ import polars as pl
 from medrealmm.corpus.funnel import FunnelResult
 from medrealmm.report.figures import figure_style, label_inches, new_figure, render_png
 from medrealmm.report.fonts import NoCJKFont
+from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
 
@@ -117,8 +118,8 @@ def write_report(result: FunnelResult, out_dir: str | Path, *, font: str | None 
     out.mkdir(parents=True, exist_ok=True)
     written = {"markdown": out / OUT_MD, "overall": out / OUT_OVERALL, "departments": out / OUT_DEPTS}
     written["markdown"].write_text(funnel_markdown(result, top), encoding="utf-8")
-    funnel_table(result).write_csv(written["overall"])
-    department_table(result).write_csv(written["departments"])
+    write_csv(funnel_table(result), written["overall"])
+    write_csv(department_table(result), written["departments"])
     try:
         png = funnel_figure(result, top=min(top, 15), font=font)
     except (NoCJKFont, ValueError) as e:

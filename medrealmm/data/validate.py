@@ -23,7 +23,13 @@ def validate(cfg: dict[str, Any]) -> int:
     model = cfg["model"]
     modes = list(cfg["run"]["modes"]) if model.get("modality") != "text" else ["text"]
     counter = None
-    if not model.get("online") and model.get("path"):
+    if model.get("tiny"):
+        from pathlib import Path
+
+        from medrealmm.testing.tiny_models import ensure_tiny_model
+
+        counter = text_token_counter(str(ensure_tiny_model(model["tiny"], str(Path(cfg["paths"]["cache"]).expanduser()))))
+    elif not model.get("online") and model.get("path"):
         local = resolve_local(str(model["path"]))
         if local is not None and ((local / "tokenizer.json").is_file() or (local / "tokenizer_config.json").is_file()):
             counter = text_token_counter(str(local))

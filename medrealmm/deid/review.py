@@ -38,6 +38,7 @@ from medrealmm.atomic import write_rows
 from medrealmm.data.loader import subset_key
 from medrealmm.data.specialty import load_groups
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
+from medrealmm.csvsafe import safe_cell, unsafe_cell
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +167,7 @@ def write_sheets(out_dir: Path, sampling: Sampling, *, batch_size: int = 50) -> 
         w = csv.writer(fh)
         w.writerow(CSV_COLUMNS)
         for cid, _ in picked:
-            w.writerow([cid, "", "", "", "", "", "", "", "", "", ""])
+            w.writerow([safe_cell(cid), "", "", "", "", "", "", "", "", "", ""])
     log.info("review: %d of %d case(s) sampled into %d sheet(s) in %s", len(picked), len(cases), len(sheets), review)
     return sheets
 
@@ -195,7 +196,7 @@ def read_decisions(path: Path) -> list[Decision]:
             raise ReviewError(f"{path}: missing column(s) {missing}; columns: {', '.join(CSV_COLUMNS)}")
         for n, r in enumerate(reader, start=1):
             def get(k: str) -> str:
-                return (r.get(k) or "").strip()
+                return unsafe_cell((r.get(k) or "").strip())
 
             decision = get("decision").lower()
             if not get("case_id"):

@@ -8,6 +8,7 @@ settings. Both go into result keys, except settings that change speed but not ou
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from medrealmm.inference.base import Backend
@@ -63,6 +64,13 @@ def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
     local = resolve_local(path)
     if local is not None:
         return str(local)
+    remote_code = bool((role.get("engine") or {}).get("trust_remote_code") or role.get("trust_remote_code"))
+    revision = role.get("revision")
+    if remote_code and not (isinstance(revision, str) and re.fullmatch(r"[0-9a-f]{40}", revision)):
+        raise ModelUnavailable(
+            f"model {role['name']!r} ({path}) runs code from its repository (trust_remote_code), so it is downloaded "
+            f"only at a pinned commit: set revision=<the 40-character commit sha> in its config (model.revision or judge.revision) "
+            f"(got {revision!r}), or download and review it yourself and set the path to the local folder.")
     log.info("model %s is not on this machine: fetching it from the Hugging Face hub", path)
     try:
         from huggingface_hub import snapshot_download

@@ -28,6 +28,7 @@ from medrealmm.corpus.schema import Consultation, Event
 from medrealmm.inference.prompts import data_url
 from medrealmm.mccp.select import Selection, doctor_run_after
 from medrealmm.schema import Case, Criterion, ImageRef, Patient, Turn, stable_hash
+from medrealmm.csvsafe import safe_cell, unsafe_cell
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +245,7 @@ def export_validation(instances: Sequence[Instance], out_dir: str | Path, n: int
     w = csv.writer(buf)
     w.writerow(CSV_FIELDS)
     for inst in sample:
-        w.writerow([inst.id, "", ""])
+        w.writerow([safe_cell(inst.id), "", ""])
     write_text(csv_path, buf.getvalue())
     log.info("mccp validation: %d of %d instances exported for review", len(sample), len(instances))
     return {"html": str(html_path), "csv": str(csv_path), "n": len(sample)}
@@ -268,7 +269,7 @@ def read_decisions(csv_path: str | Path, ids: Iterable[str] | None = None, *,
             note_col = next((c for c in NOTE_COLUMNS if c in fields), None)
             seen: set[str] = set()
             for row_no, row in enumerate(reader, 2):
-                cid = (row.get("id") or "").strip()
+                cid = unsafe_cell((row.get("id") or "").strip())
                 value = (row.get("accept") or "").strip().lower()
                 if not cid:
                     if not any((v or "").strip() for v in row.values() if isinstance(v, str)):

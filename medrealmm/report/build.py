@@ -25,6 +25,7 @@ from medrealmm.report.analyses import (
 )
 from medrealmm.report.document import Details, Document, Figure, Section, Table, Text
 from medrealmm.report.runs import RunSet, load_runs
+from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
 
@@ -371,7 +372,7 @@ def write_report(cfg: dict[str, Any]) -> ReportPaths:
     paths.tables.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
         df.write_parquet(paths.tables / f"{name}.parquet")
-        df.write_csv(paths.tables / f"{name}.csv")
+        write_csv(df, paths.tables / f"{name}.csv")
     write_figures(doc, paths.figures)
     paths.markdown.write_text(render_markdown(doc, "figures"), encoding="utf-8")
     paths.html.write_text(render_html(doc), encoding="utf-8")

@@ -27,11 +27,20 @@ def cell(v: object, floats: int = 3) -> str:
     return str(v)
 
 
+def md_escape(text: str) -> str:
+    """Case text (departments, ids, model names) as inert Markdown: no HTML, links, code or emphasis."""
+    text = " ".join(text.split())   # no line breaks inside a table cell
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    for ch in "\\`*[]|":
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
 def markdown_table(df: pl.DataFrame, floats: int = 3) -> str:
     cols = df.columns
-    rows = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    rows = ["| " + " | ".join(md_escape(c) for c in cols) + " |", "|" + "---|" * len(cols)]
     for r in df.iter_rows():
-        rows.append("| " + " | ".join(cell(v, floats).replace("|", "\\|") for v in r) + " |")
+        rows.append("| " + " | ".join(md_escape(cell(v, floats)) for v in r) + " |")
     return "\n".join(rows)
 
 
@@ -51,10 +60,10 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
 
         info |= {"run_id": ctx.record.id, "fingerprint": ctx.record.fingerprint,
                  "selection": selection_label(ctx.record.selection)}
-    lines = [f"# MedRealMM run: {info['model']} judged by {info['judge']}", ""]
+    lines = [f"# MedRealMM run: {md_escape(info['model'])} judged by {md_escape(info['judge'])}", ""]
     if ctx.record is not None:
         lines.append(f"- run: `{info['run_id']}` (fingerprint `{info['fingerprint'][:16]}`); cases: {info['selection']}")
-    lines += [f"- dataset: {info['dataset']} ({info['cases']} cases, {info['rejected_cases']} rejected)",
+    lines += [f"- dataset: {md_escape(info['dataset'])} ({info['cases']} cases, {info['rejected_cases']} rejected)",
              f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
              f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)",
              f"- case replies without verdicts (failed generation or judging; rerun to retry): {unjudged}", "",

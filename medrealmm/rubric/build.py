@@ -27,6 +27,7 @@ from medrealmm.atomic import write_rows, write_text
 from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
 from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
 from medrealmm.schema import rubric_hash
+from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
 
@@ -643,7 +644,7 @@ def lint(cfg: dict[str, Any]) -> dict[str, Any]:
     table = lint_cases(ds.cases, config=_lint_config(cfg))
     out = _out_dir(cfg) / "lint"
     out.mkdir(parents=True, exist_ok=True)
-    table.write_csv(out / "findings.csv")
+    write_csv(table, out / "findings.csv")
     table.write_parquet(out / "findings.parquet")
     by_rule = table.group_by(["rule", "severity"]).len().sort(["severity", "rule"]) if table.height else table
     for row in by_rule.iter_rows(named=True) if table.height else []:

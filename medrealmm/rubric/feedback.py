@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from medrealmm.csvsafe import unsafe_cell
 from medrealmm.schema import Criterion
 
 log = logging.getLogger(__name__)
@@ -279,7 +280,11 @@ def _read_csv(path: Path) -> Iterable[FeedbackItem]:
             if len(cells) > len(names) and any(c.strip() for c in cells[len(names):]):
                 raise FeedbackError(f"{len(cells)} cells for {len(names)} columns (quote texts that hold commas)",
                                     file=file, row=row, case_id=cells[0].strip() or None, field="text")
-            item = _item(dict(zip(names, cells, strict=False)), file=file, row=row)
+            fields = dict(zip(names, cells, strict=False))
+            for key in ("case_id", "criterion_id"):   # the template writes ids spreadsheet-safe
+                if key in fields:
+                    fields[key] = unsafe_cell(fields[key].strip())
+            item = _item(fields, file=file, row=row)
             if item is not None:
                 yield item
 

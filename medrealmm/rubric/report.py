@@ -21,6 +21,7 @@ from medrealmm.report.figures import NEG_COLOUR, POS_COLOUR, figure_style, new_f
 from medrealmm.report.fonts import NoCJKFont
 from medrealmm.report.summary import markdown_table
 from medrealmm.rubric.model import RubricRecord
+from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +242,7 @@ def write_rubric_report(records: Iterable[RubricRecord], out_dir: str | Path, *,
     (out / "tables").mkdir(parents=True, exist_ok=True)
     tables = rubric_tables(recs, findings, changes)
     for name, df in tables.items():
-        df.write_csv(out / "tables" / f"{name}.csv")
+        write_csv(df, out / "tables" / f"{name}.csv")
         df.write_parquet(out / "tables" / f"{name}.parquet")
     drawn: list[str] = []
     if figures:

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from medrealmm.mccp.instances import html_turn, image_path
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.schema import Criterion
+from medrealmm.csvsafe import safe_cell
 
 log = logging.getLogger(__name__)
 
@@ -155,8 +156,8 @@ def _write_csv(path: Path, cases: Sequence[tuple[RubricRecord, RubricVersion]]) 
         w.writerow(FEEDBACK_COLUMNS)
         for record, version in cases:
             for c in version.criteria:
-                w.writerow([record.id, c.id, "keep", "", "", ""])
-            w.writerow([record.id, "", "comment", "", "", ""])
+                w.writerow([safe_cell(record.id), safe_cell(c.id), "keep", "", "", ""])
+            w.writerow([safe_cell(record.id), "", "comment", "", "", ""])
 
 
 def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *, image_root: str | Path,
