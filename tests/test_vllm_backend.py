@@ -31,6 +31,13 @@ if __name__ == "__main__":
             ChatRequest(short, Sampling(max_tokens=20), json_schema=schema)]
     outs = b.chat(reqs)
     print("RESULT", json.dumps([o.__dict__ for o in outs], ensure_ascii=False))
+    calls = []
+    run = b._run
+    b._run = lambda rs, desc: (calls.append(len(rs)), run(rs, desc))[1]
+    many = [ChatRequest(short, Sampling(max_tokens=4)) for _ in range(32)]
+    many[11] = ChatRequest(long, Sampling(max_tokens=4))
+    outs = b.chat(many)
+    print("BISECT", json.dumps({"calls": calls, "errors": [i for i, o in enumerate(outs) if o.error]}))
     b.close()
 """
 
@@ -44,3 +51,7 @@ def test_refused_prompt_becomes_an_error_completion(tmp_path, tiny_cache) -> Non
     assert short["error"] is None and short["text"] is not None and short["completion_tokens"] <= 8
     assert long["text"] is None and "256" in long["error"]  # names the context limit it broke
     assert constrained["error"] is None and isinstance(json.loads(constrained["text"])["met"], bool)
+    # one refused prompt in a batch of 32: found by halving, not by sending the other 31 one by one
+    bisect = json.loads(next(l for l in r.stdout.splitlines() if l.startswith("BISECT "))[len("BISECT "):])
+    assert bisect["errors"] == [11]
+    assert len(bisect["calls"]) <= 12 and sum(bisect["calls"]) <= 32 + 2 * 32, bisect
