@@ -18,6 +18,8 @@ commands:
   score      case scores, the benchmark score with its CI, breakdowns, summary.md
   merge      merge the shards of a sharded run (run.shard.count=N), then score
   pending    print the shards of a sharded run that have not finished (for slurm/submit.sh)
+  plan       GPUs and nodes the model and judge need (tensor x pipeline parallel) and whether their
+             weights fit (cluster.gpus_per_node, cluster.gpu_mem_gib); the Slurm scripts use it
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
@@ -47,11 +49,11 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "report": (),
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
             **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
                                            "report")}}
-READ_ONLY = ("runs", "leaderboard", "report")   # read finished runs only: no data path needed
+READ_ONLY = ("runs", "leaderboard", "report", "plan")   # read finished runs only: no data path needed
 EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
@@ -60,6 +62,7 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.config import to_plain
     from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.inference.openai_backend import ServerUnavailable
+    from medrealmm.plan import PlanError
     from medrealmm.deid.stage import DeidFailed
     from medrealmm.pipeline import RunFailed, run_stages
     from medrealmm.report.fonts import NoCJKFont
@@ -85,6 +88,14 @@ def execute(command: str, cfg_node) -> None:
 
             _, count = shard_spec(cfg["run"])
             print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+            return
+        if command == "plan":
+            from medrealmm.plan import check, plan_run, render
+
+            check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
+            plans = plan_run(cfg)
+            print(render(plans, str((cfg.get("cluster") or {}).get("format", "text"))))
+            check(plans)
             return
         if command == "runs":
             from pathlib import Path
@@ -152,7 +163,7 @@ def execute(command: str, cfg_node) -> None:
             return
         run_stages(cfg, COMMANDS[command])
     except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
-            NoCJKFont, DeidFailed, RubricFailed, ConfigError, ServerUnavailable) as e:
+            NoCJKFont, DeidFailed, RubricFailed, ConfigError, ServerUnavailable, PlanError) as e:
         fail(command, e, debug)
     except Exception as e:   # the expected failures of any command: bad values, files, permissions, disk
         from omegaconf.errors import OmegaConfBaseException

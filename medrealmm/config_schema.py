@@ -37,6 +37,7 @@ class Role(_Group):
     sampling: Sampling | None = None
     chat_template_kwargs: dict[str, Any] | None = None
     engine: dict[str, Any] | None = None
+    reasoning: Reasoning | None = None
 
 
 class Judge(Role):
@@ -71,6 +72,16 @@ class Chunk(_Group):
     chunk_size: int = Field(ge=1)
 
 
+class Generation(Chunk):
+    retry_truncated: int = Field(default=0, ge=0)
+
+
+class Reasoning(_Group):
+    thinks: bool = False
+    opened_by_template: bool | Literal["auto"] = "auto"
+    length_is_truncation: bool = True
+
+
 class Scoring(_Group):
     unscored_policy: Literal["exclude_case", "drop_criteria", "fail"]
     bootstrap: int = Field(ge=0)
@@ -85,8 +96,9 @@ class Run(_Group):
     samples: int = Field(ge=1)
     seed: int
     max_missing_share: float = Field(default=0.0, ge=0, le=1)
+    max_truncated_share: float = Field(default=0.05, ge=0, le=1)
     shard: Shard = Shard()
-    generation: Chunk
+    generation: Generation
     judging: Chunk
     scoring: Scoring
     out_dir: str = Field(min_length=1)

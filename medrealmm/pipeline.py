@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 GENERATION_COLUMNS = {"key": pl.String, "case_id": pl.String, "model": pl.String, "mode": pl.String,
                       "sample": pl.Int64, "text": pl.String, "reasoning": pl.String,
                       "finish_reason": pl.String, "error": pl.String, "prompt_tokens": pl.Int64,
-                      "completion_tokens": pl.Int64, "model_spec": pl.String}
+                      "completion_tokens": pl.Int64, "model_spec": pl.String, "truncated": pl.String}
 VERDICT_COLUMNS = {"key": pl.String, "generation_key": pl.String, "case_id": pl.String, "model": pl.String,
                    "mode": pl.String, "sample": pl.Int64, "judge": pl.String, "criterion_id": pl.String,
                    "weight": pl.Int64, "met": pl.Boolean, "status": pl.String, "rationale": pl.String,
@@ -56,6 +56,7 @@ class Context:
     record: runrecord.RunRecord | None = None  # None for a shard task (the merge makes the record)
     settings: dict[str, Any] = field(default_factory=dict)  # what the fingerprint hashes
     gen_plan: list[GenItem] | None = None  # planned once: keys render every prompt
+    truncated: pl.DataFrame | None = None  # the truncated replies of this run (not judged)
     stats: dict[str, Any] = field(default_factory=dict)
     engines: dict[str, Any] = field(default_factory=dict)
 
@@ -203,7 +204,8 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
         backend_factory=lambda: _engine(ctx, "model"), sampling_cfg=model.get("sampling"),
         chat_template_kwargs=model.get("chat_template_kwargs") or {}, prompt=prompt_config(ctx),
         image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed,
-        precheck=lambda it: too_many_images(it.case, model, it.mode))
+        precheck=lambda it: too_many_images(it.case, model, it.mode), reasoning_cfg=model.get("reasoning"),
+        retry_truncated=int(ctx.cfg["run"]["generation"].get("retry_truncated", 0)))
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["generation"] = stats
     records = store.records(it.key for it in items)
@@ -212,7 +214,8 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
     failed = table.filter(pl.col("error").is_not_null()).height
     if failed:
         log.warning("%d of %d generations failed in the engine; rerun to retry them", failed, table.height)
-    return [r for r in records if not r.get("error")]
+    ctx.truncated = table.filter(pl.col("truncated").is_not_null())
+    return [r for r in records if judgeable(r)]
 
 
 def _engine(ctx: Context, role: str):
@@ -260,7 +263,12 @@ def stored_generations(ctx: Context) -> list[dict[str, Any]]:
     if missing:
         log.warning("%d of %d replies are missing (failed or not generated yet); their cases are not scored",
                     len(missing), len(items))
-    return [r for r in store.records(it.key for it in items) if not r.get("error")]
+    return [r for r in store.records(it.key for it in items) if judgeable(r)]
+
+
+def judgeable(generation: dict[str, Any]) -> bool:
+    """A whole reply: not an engine failure, not truncated (those are counted, never judged)."""
+    return not generation.get("error") and not generation.get("truncated")
 
 
 def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -> pl.DataFrame:
@@ -303,8 +311,9 @@ def stored_verdicts(ctx: Context) -> pl.DataFrame:
     judge = ctx.role("judge")
     gens = stored_generations(ctx)
     plan = plan_gen(ctx)
-    write_table(records_table(generation_store(ctx).records(it.key for it in plan), GENERATION_COLUMNS),
-                ctx.out_dir / "generations.parquet")
+    table = records_table(generation_store(ctx).records(it.key for it in plan), GENERATION_COLUMNS)
+    write_table(table, ctx.out_dir / "generations.parquet")
+    ctx.truncated = table.filter(pl.col("truncated").is_not_null())
     items = plan_judge(ctx, gens, judge_prompt_config(ctx), _structured(ctx.backend_cfg("judge"), judge))
     store = verdict_store(ctx)
     missing = store.missing(it.key for it in items)
@@ -329,6 +338,10 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
     boot = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
     cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc["unscored_policy"])
     summary = summarize(cases, **boot)
+    cut = ctx.truncated if ctx.truncated is not None else pl.DataFrame(schema=GENERATION_COLUMNS)
+    counts = cut.group_by(["model", "mode", "sample"]).agg(n_truncated=pl.len().cast(pl.Int64))
+    summary = summary.join(counts, on=["model", "mode", "sample"], how="left").with_columns(
+        pl.col("n_truncated").fill_null(0))
     if ctx.record is not None:   # which run produced the numbers, on every summary row
         summary = summary.with_columns(run_id=pl.lit(ctx.record.id),
                                        selection=pl.lit(runrecord.selection_label(ctx.record.selection)))
@@ -349,14 +362,22 @@ def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
     that are missing (a shorter context would otherwise be scored on an easier subset) or verdicts
     that are unscored."""
     verdicts, planned = tables["verdicts"], tables["planned_replies"]
-    missing = planned - tables["case_scores"].height
+    n_cut = ctx.truncated.height if ctx.truncated is not None else 0
+    missing = planned - tables["case_scores"].height - n_cut
     max_missing = float(ctx.cfg["run"].get("max_missing_share", 0.0))
+    max_cut = float(ctx.cfg["run"].get("max_truncated_share", 0.05))
     limit = float(ctx.role("judge").get("max_unscored_share", 0.05))
     unscored = verdicts.filter(pl.col("status") == "unscored").height
     share = unscored / verdicts.height if verdicts.height else 0.0
     ctx.stats["completeness"] = {"planned_replies": planned, "replies_without_verdicts": missing,
                                  "verdicts": verdicts.height, "unscored": unscored,
-                                 "unscored_share": round(share, 6), "max_unscored_share": limit}
+                                 "unscored_share": round(share, 6), "max_unscored_share": limit,
+                                 "truncated_replies": n_cut, "max_truncated_share": max_cut}
+    if n_cut > max_cut * planned:
+        raise RunFailed(f"{n_cut} of {planned} replies are truncated (reasoning not closed, or max_tokens reached) "
+                        f"and were not judged, above run.max_truncated_share={max_cut:.1%}; the tables are written. "
+                        "Raise the model's sampling.max_tokens (thinking needs room), check its reasoning settings, "
+                        "or set run.generation.retry_truncated; see the truncated column of generations.parquet.")
     if missing > max_missing * planned or not verdicts.height:
         raise RunFailed(f"{missing} of {planned} case replies have no verdicts (failed generation or judging; "
                         f"run.max_missing_share={max_missing:.1%}); the tables are written, rerun to retry them")
@@ -484,6 +505,8 @@ def merge_shards(cfg: dict[str, Any]) -> Context:
                                    criteria=True)
         write_table(generations, ctx.out_dir / "generations.parquet")
         write_table(verdicts, ctx.out_dir / "verdicts.parquet")
+        if "truncated" in generations.columns:
+            ctx.truncated = generations.filter(pl.col("truncated").is_not_null())
         ctx.stats["merged_shards"] = count
         tables = stage_score(ctx, verdicts)
         summary = tables["summary"]

@@ -209,3 +209,16 @@ def test_summary_md_escapes_case_text(tmp_path, server) -> None:
     md = (run_dir(out) / "summary.md").read_text(encoding="utf-8")
     assert "<img" not in md and "&lt;img src=x onerror=alert(1)&gt;" in md
     assert json.loads((run_dir(out) / "summary.json").read_text())["run_id"] == run_dir(out).name
+
+
+def test_expected_os_failures_read_as_one_line() -> None:
+    import errno
+
+    from medrealmm.cli import _one_line
+
+    full = _one_line(OSError(errno.ENOSPC, "No space left on device", "/data/out/store/x.tmp"))
+    assert "no space left" in full and "/data/out/store/x.tmp" in full and "resumed" in full
+    denied = _one_line(PermissionError(errno.EACCES, "Permission denied", "/ro/outputs"))
+    assert "permission denied: /ro/outputs" in denied and "paths.outputs" in denied
+    missing = _one_line(FileNotFoundError(errno.ENOENT, "No such file or directory", "/data/cases.jsonl"))
+    assert missing == "No such file or directory: /data/cases.jsonl"

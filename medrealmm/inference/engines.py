@@ -22,6 +22,7 @@ OPERATIONAL_KEYS = frozenset({
     "batch_size", "concurrency", "timeout_s", "max_retries", "backoff_s", "backoff_max_s",
     "gpu_memory_utilization", "kv_cache_gib", "in_process", "max_num_seqs", "enforce_eager",
     "api_key", "api_key_env", "base_url", "name", "max_unscored_share", "retry_temperature",
+    "retry_budget_s", "check_timeout_s", "check_model", "params_b", "weight_bytes",
 })
 
 

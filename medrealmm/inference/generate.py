@@ -16,7 +16,7 @@ from tqdm import tqdm
 
 from medrealmm.inference.base import Backend, ChatRequest, Sampling
 from medrealmm.inference.prompts import PromptConfig, generation_messages, image_identity, inline_images
-from medrealmm.inference.reasoning import split_reasoning
+from medrealmm.inference.reasoning import reasoning_settings, split_reasoning, template_opens_think, truncated
 from medrealmm.schema import Case, ImageRef, Mode, stable_hash
 from medrealmm.store import Store
 
@@ -71,12 +71,18 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                     backend_factory: Callable[[], Backend] | None, sampling_cfg: Any,
                     chat_template_kwargs: dict[str, Any], prompt: PromptConfig,
                     image_bytes: Callable[[ImageRef], bytes], online: bool = False, seed: int = 0,
-                    precheck: Callable[[GenItem], str | None] | None = None) -> dict[str, int]:
+                    precheck: Callable[[GenItem], str | None] | None = None,
+                    reasoning_cfg: dict[str, Any] | None = None, retry_truncated: int = 0) -> dict[str, int]:
     """Fill the store with a reply for every item; returns counts for the run summary. ``precheck``
     names why the engine would refuse an item (e.g. too many images): such an item is recorded as
-    failed without being sent, so it cannot fail its whole batch."""
+    failed without being sent, so it cannot fail its whole batch. A truncated reply (reasoning not
+    closed, or stopped at ``max_tokens``) is recorded with ``truncated`` set; with ``retry_truncated``
+    it is asked again that many times with fresh seeds first."""
+    rcfg = reasoning_settings(reasoning_cfg)
+    opened: bool | None = None if rcfg["opened_by_template"] == "auto" else bool(rcfg["opened_by_template"])
     todo = store.missing(it.key for it in items)
-    stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0}
+    stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0,
+             "truncated": 0, "truncated_retries": 0}
     if not todo:
         return stats
     todo_set = set(todo)
@@ -106,22 +112,50 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
         if backend is None:
             assert backend_factory is not None
             backend = backend_factory()
+            if opened is None:
+                opened = template_opens_think(backend, chat_template_kwargs)
+                if opened:
+                    log.info("the chat template of %s opens <think>: a reply without </think> never answered",
+                             model_name)
+            stats["template_opens_think"] = int(opened)
         image_url = inline_images(image_bytes)
-        reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_url),
-                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key)),
-                            chat_template_kwargs=dict(chat_template_kwargs or {})) for it in pending]
-        outs = backend.chat(reqs, desc=f"{model_name} replies")
+        final: dict[str, dict[str, Any]] = {}
+        ask = list(pending)
+        for attempt in range(max(0, int(retry_truncated)) + 1):
+            reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_url),
+                                Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key, *([attempt] if attempt else []))),
+                                chat_template_kwargs=dict(chat_template_kwargs or {})) for it in ask]
+            outs = backend.chat(reqs, desc=f"{model_name} replies" + (f" (truncated, try {attempt + 1})" if attempt else ""))
+            again = []
+            for it, out in zip(ask, outs, strict=True):
+                reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=bool(opened))
+                error = out.error or (None if reply is not None else "the engine returned no text")
+                cut = None if error else truncated(out.text, out.finish_reason, opened_by_template=bool(opened),
+                                                   reasoning=out.reasoning)
+                if cut == "max_tokens" and not rcfg["length_is_truncation"]:
+                    cut = None
+                final[it.key] = _record(it, model_name, text=reply, reasoning=reasoning,
+                                        finish_reason=out.finish_reason, error=error, truncated=cut,
+                                        prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens)
+                if cut and attempt < int(retry_truncated):
+                    again.append(it)
+            stats["truncated_retries"] += len(again) if again else 0
+            ask = again
+            if not ask:
+                break
         records = []
-        for it, out in zip(pending, outs, strict=True):
-            reply, reasoning = split_reasoning(out.text, out.reasoning)
-            error = out.error or (None if reply is not None else "the engine returned no text")
-            if error:
+        for it in pending:
+            rec = final[it.key]
+            if rec["error"]:
                 stats["errors"] += 1
-                log.warning("generation failed for case %s (%s): %s", it.case.id, it.mode, error)
+                log.warning("generation failed for case %s (%s): %s", it.case.id, it.mode, rec["error"])
+            elif rec["truncated"]:
+                stats["truncated"] += 1
             else:
                 stats["generated"] += 1
-            records.append(_record(it, model_name, text=reply, reasoning=reasoning,
-                                   finish_reason=out.finish_reason, error=error,
-                                   prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens))
+            records.append(rec)
+        if any(r["truncated"] for r in records):
+            log.warning("%d of %d replies in this chunk are truncated (reasoning not closed or max_tokens "
+                        "reached): recorded, not judged", sum(bool(r["truncated"]) for r in records), len(records))
         store.put_many(records)
     return stats

@@ -253,6 +253,16 @@ class TransformersBackend:
         merged = (self.image_patch_size * 2) ** 2
         return _Prepared(index, text, images, len(text) + sum(i.width * i.height // merged for i in images))
 
+    def generation_prompt(self, chat_template_kwargs: dict[str, Any] | None = None) -> str:
+        """The prompt the chat template renders for one user message: tells whether it opens ``<think>``."""
+        kwargs = self._template_kwargs(dict(chat_template_kwargs or {}))
+        if self.chat_template:
+            kwargs["chat_template"] = self.chat_template
+        owner = self.processor if self.is_vision else self.tokenizer
+        return owner.apply_chat_template([{"role": "user", "content": [{"type": "text", "text": "你好"}]}]
+                                         if self.is_vision else [{"role": "user", "content": "你好"}],
+                                         tokenize=False, add_generation_prompt=True, **kwargs)
+
     def _template_kwargs(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Drop kwargs the processor's template does not use (e.g. ``enable_thinking`` for a model
         without thinking mode): a processor would take them for processor arguments and warn for

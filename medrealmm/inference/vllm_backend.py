@@ -94,6 +94,16 @@ class VLLMBackend:
                 results[i] = o
         return results
 
+    def generation_prompt(self, chat_template_kwargs: dict[str, Any] | None = None) -> str:
+        """The prompt the chat template renders for one user message: tells whether it opens ``<think>``."""
+        tok = self.llm.get_tokenizer()
+        kwargs = dict(chat_template_kwargs or {})
+        template = getattr(self.llm, "chat_template", None)
+        if template:
+            kwargs["chat_template"] = template
+        return tok.apply_chat_template([{"role": "user", "content": "你好"}], tokenize=False,
+                                       add_generation_prompt=True, **kwargs)
+
     def _bisect(self, reqs: list[ChatRequest], refused: tuple[type[BaseException], ...]) -> list[Completion]:
         """Run halves of a refused batch, recursively: k refused requests in a batch of n cost about
         2·k·log2(n) engine calls instead of n (one by one), so one bad case does not serialise its chunk."""

@@ -49,11 +49,12 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
     cfg = ctx.cfg
     judge = cfg["judge"]
     unscored = verdicts.filter(pl.col("status") == "unscored").height
-    unjudged = planned_replies - tables["case_scores"].height
+    n_cut = ctx.truncated.height if getattr(ctx, "truncated", None) is not None else 0
+    unjudged = planned_replies - tables["case_scores"].height - n_cut
     info = {"dataset": ctx.dataset.name, "cases": len(ctx.dataset.cases), "rejected_cases": len(ctx.dataset.errors),
             "model": cfg["model"]["name"], "judge": judge["name"], "judge_sees_images": bool(judge.get("sees_images")),
             "modes": modes, "verdicts": verdicts.height, "unscored_verdicts": unscored,
-            "cases_without_verdicts": unjudged,
+            "cases_without_verdicts": unjudged, "truncated_replies": n_cut,
             "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": tables["summary"].to_dicts()}
     if ctx.record is not None:
         from medrealmm.runrecord import selection_label
@@ -66,6 +67,7 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
     lines += [f"- dataset: {md_escape(info['dataset'])} ({info['cases']} cases, {info['rejected_cases']} rejected)",
              f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
              f"- verdicts: {info['verdicts']} ({unscored} unscored; policy `{info['unscored_policy']}`)",
+             f"- truncated replies (reasoning not closed or max_tokens reached; not judged): {n_cut}",
              f"- case replies without verdicts (failed generation or judging; rerun to retry): {unjudged}", "",
              "## Score", "",
              "Case score = clip(Σ w·v / Σ max(w, 0), 0, 1); benchmark score = mean over scored cases, "
