@@ -20,6 +20,8 @@ commands:
   pending    print the shards of a sharded run that have not finished (for slurm/submit.sh)
   plan       GPUs and nodes the model and judge need (tensor x pipeline parallel) and whether their
              weights fit (cluster.gpus_per_node, cluster.gpu_mem_gib); the Slurm scripts use it
+  doctor     is this node ready? Python, torch/CUDA/GPUs, vLLM and transformers against the tested versions,
+             hub access and token, the CJK font, Slurm, free disk; exits 1 with the fix for each problem
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
@@ -49,11 +51,11 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "report": (),
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "doctor": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
             **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
                                            "report")}}
-READ_ONLY = ("runs", "leaderboard", "report", "plan")   # read finished runs only: no data path needed
+READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor")   # read finished runs only: no data path needed
 EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
@@ -88,6 +90,14 @@ def execute(command: str, cfg_node) -> None:
 
             _, count = shard_spec(cfg["run"])
             print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+            return
+        if command == "doctor":
+            from medrealmm.doctor import render, run_checks
+
+            checks = run_checks(cfg)
+            print(render(checks))
+            if any(not c.ok and c.problem for c in checks):
+                sys.exit(1)
             return
         if command == "plan":
             from medrealmm.plan import check, plan_run, render

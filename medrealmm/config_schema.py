@@ -51,6 +51,7 @@ class Judge(Role):
 
 class Backend(_Group):
     kind: Literal["vllm", "transformers", "openai"]
+    structured: Literal["response_format", "structured_outputs", "none"] | None = None
     concurrency: int | None = Field(default=None, ge=1)
     timeout_s: float | None = Field(default=None, gt=0)
     max_retries: int | None = Field(default=None, ge=0)

@@ -311,17 +311,19 @@ def test_json_schema_as_response_format(server):
     jsonschema.validate(json.loads(c.text), SCHEMA)
 
 
-@pytest.mark.parametrize("mode", ["guided_json", "structured_outputs", "none"])
+def test_guided_json_is_refused_because_servers_ignore_it(server):
+    with pytest.raises(ValueError, match="ignore `guided_json`.*response_format"):
+        backend(server(), structured="guided_json")
+
+
+@pytest.mark.parametrize("mode", ["structured_outputs", "none"])
 def test_json_schema_other_modes(server, mode):
     srv = server()
     r = ChatRequest(messages=[{"role": "user", "content": "grade"}], sampling=Sampling(), json_schema=SCHEMA)
     (c,) = backend(srv, structured=mode).chat([r])
     body = srv.requests[0].body
     assert "response_format" not in body
-    if mode == "guided_json":
-        assert body["guided_json"] == SCHEMA
-        jsonschema.validate(json.loads(c.text), SCHEMA)
-    elif mode == "structured_outputs":
+    if mode == "structured_outputs":
         assert body["structured_outputs"] == {"json": SCHEMA}
     else:
         assert "guided_json" not in body and "structured_outputs" not in body

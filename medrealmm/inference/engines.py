@@ -78,6 +78,11 @@ def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
 
         return snapshot_download(path, revision=role.get("revision"))
     except Exception as e:
+        if type(e).__name__ == "GatedRepoError" or "gated" in str(e).lower():
+            raise ModelUnavailable(
+                f"model {role['name']!r} ({path}) is gated: accept its licence at https://huggingface.co/{path} with "
+                "your account, then give your access token in the HF_TOKEN environment variable (or `hf auth "
+                "login`) and run again.") from None
         raise ModelUnavailable(
             f"model {role['name']!r} ({path}) is not on this machine and could not be downloaded from here "
             f"({type(e).__name__}). Download it where the hub is reachable (`hf download {path}`) and set "

@@ -39,7 +39,9 @@ from medrealmm.inference.base import ChatRequest, Completion
 
 logger = logging.getLogger(__name__)
 
-STRUCTURED_MODES = ("response_format", "guided_json", "structured_outputs", "none")
+STRUCTURED_MODES = ("response_format", "structured_outputs", "none")
+#: Options servers no longer honour: accepted with HTTP 200 and ignored (unconstrained output), so refused here.
+IGNORED_MODES = {"guided_json": "vLLM servers since 0.11 ignore `guided_json` (HTTP 200, unconstrained output)"}
 RETRY_STATUSES = frozenset({408, 409, 429})
 SCHEMA_NAME = "verdict"
 _MAX_ERROR_CHARS = 500
@@ -188,6 +190,9 @@ class OpenAIBackend:
     ):
         if not base_url:
             raise ValueError("OpenAIBackend needs a base_url, e.g. http://localhost:8000/v1")
+        if structured in IGNORED_MODES:
+            raise ValueError(f"structured={structured!r}: {IGNORED_MODES[structured]}; use response_format (a JSON "
+                             "schema, honoured by vLLM, SGLang and OpenAI) or structured_outputs (vLLM)")
         if structured not in STRUCTURED_MODES:
             raise ValueError(f"structured must be one of {STRUCTURED_MODES}, got {structured!r}")
         if int(concurrency) < 1:
@@ -283,8 +288,6 @@ class OpenAIBackend:
                     "type": "json_schema",
                     "json_schema": {"name": SCHEMA_NAME, "schema": req.json_schema, "strict": True},
                 }
-            elif self.structured == "guided_json":
-                body["guided_json"] = req.json_schema
             elif self.structured == "structured_outputs":  # vLLM >= 0.11
                 body["structured_outputs"] = {"json": req.json_schema}
         # extra_body adds fields; the per-request fields above win, chat_template_kwargs are merged
