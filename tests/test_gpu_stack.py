@@ -61,6 +61,15 @@ def test_thinking_judge_is_refused_a_small_budget() -> None:
     assert judge["chat_template_kwargs"] == {"thinking": False} and not judge["reasoning"]["thinks"]
 
 
+def test_kimi_images_go_through_its_vision_chunk_modality() -> None:
+    from medrealmm.data.checks import image_limit
+
+    for group in ("model", "judge"):
+        engine = compose([f"{group}=kimi_k2_5"])[group]["engine"]
+        assert engine["limit_mm_per_prompt"] == {"vision_chunk": 10} and "mm_processor_kwargs" not in engine
+        assert image_limit({"engine": engine}) == 10
+
+
 def test_guided_json_is_refused_at_start() -> None:
     cfg = compose(["backend@judge_backend=openai", "judge_backend.structured=guided_json"])
     with pytest.raises(ConfigError, match="judge_backend.structured"):

@@ -17,8 +17,10 @@ log = logging.getLogger(__name__)
 
 
 def image_limit(model: Mapping[str, Any]) -> int | None:
-    """Images the model's engine accepts per prompt (``engine.limit_mm_per_prompt.image``), if set."""
-    limit = ((model.get("engine") or {}).get("limit_mm_per_prompt") or {}).get("image")
+    """Images the model's engine accepts per prompt (``engine.limit_mm_per_prompt.image``, or
+    ``vision_chunk`` for models such as Kimi-K2.5 that take images as that modality), if set."""
+    limits = (model.get("engine") or {}).get("limit_mm_per_prompt") or {}
+    limit = limits.get("image", limits.get("vision_chunk"))
     return None if limit is None else int(limit)
 
 
@@ -27,8 +29,9 @@ def too_many_images(case: Case, model: Mapping[str, Any], mode: str) -> str | No
     limit = image_limit(model)
     if mode != "multimodal" or limit is None or case.n_images <= limit:
         return None
+    key = "image" if "image" in ((model.get("engine") or {}).get("limit_mm_per_prompt") or {}) else "vision_chunk"
     return (f"{case.n_images} images, more than the model accepts per prompt "
-            f"(model.engine.limit_mm_per_prompt.image={limit})")
+            f"(model.engine.limit_mm_per_prompt.{key}={limit})")
 
 
 def engine_problems(cases: list[Case], model: Mapping[str, Any], modes: list[str], *, file: str,
