@@ -85,6 +85,10 @@ def open_context(cfg: dict[str, Any], *, whole: bool = False, stages: tuple[str,
                   pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])),
                   run_dir=run_dir)
     ctx.settings = run_settings(ctx)   # over the whole selection, before a shard takes its part
+    for role in ("model", "judge"):
+        if cfg[role].get("needs_network"):
+            log.warning("%s %s is a closed model behind a provider's API: the cases are sent over the network",
+                        role, cfg[role]["name"])
     if not whole and count > 1:
         ds.cases = select(ds.cases, index, count)
         ctx.gen_plan = None

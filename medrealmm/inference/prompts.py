@@ -11,6 +11,9 @@ Two prompt styles (``run.prompt.style``; ``auto`` picks ``healthbench`` for Heal
 - ``medrealmm``: our Chinese physician system prompt with the patient-info line, then the dialogue,
   opened and closed with a user line where needed. Its rendering must never change: the result
   store keys on the rendered messages (tests/test_healthbench_prompts.py pins it).
+- ``paper``: as the paper describes its evaluation — no system prompt, persona, safety nudge or
+  patient-info line, nothing asking the model to read images; the dialogue only (patient turns as
+  ``user``, doctor turns as ``assistant``; a neutral image marker ``[图片]`` in the text-only mode).
 - ``healthbench``: the conversation as is, as HealthBench samples it: the case's own system
   message (``meta["system"]``, or ``run.prompt.system`` when set, which wins), or none at all,
   then the turns as user/assistant messages, with no added instructions, patient line, opening or
@@ -36,8 +39,9 @@ DEFAULT_CONTINUE = "（患者暂无新消息，请继续以医生身份回复。
 DEFAULT_OPENING = "（患者发起了在线问诊。）"
 SEX_ZH = {"male": "男", "female": "女"}
 HEALTHBENCH_IMAGE_MARKER = "[The user shared an image that cannot be shown here.]"
+PAPER_IMAGE_MARKER = "[图片]"
 
-PromptStyle = Literal["medrealmm", "healthbench"]
+PromptStyle = Literal["medrealmm", "healthbench", "paper"]
 PROMPT_STYLES: tuple[str, ...] = ("auto", *get_args(PromptStyle))
 
 
@@ -71,6 +75,10 @@ class PromptConfig:
         if style == "healthbench":
             kwargs.setdefault("system", None)
             kwargs.setdefault("image_marker", HEALTHBENCH_IMAGE_MARKER)
+        if style == "paper":
+            kwargs.setdefault("system", None)
+            kwargs.setdefault("image_marker", PAPER_IMAGE_MARKER)
+            kwargs.setdefault("include_patient_info", False)
         return cls(style=style, **kwargs)
 
 
@@ -182,8 +190,14 @@ def healthbench_messages(case: Case, mode: Mode, cfg: PromptConfig,
     return [*head, *plain_text_contents(turn_messages(case, mode, cfg, image_url))]
 
 
+def paper_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
+    """The dialogue alone (``run.prompt.system`` only when a user sets one): no persona or instructions."""
+    head = [{"role": "system", "content": cfg.system}] if cfg.system else []
+    return [*head, *dialogue_messages(case, mode, cfg, image_url)]
+
+
 def generation_messages(case: Case, mode: Mode, cfg: PromptConfig, image_url: ImageUrl) -> list[dict[str, Any]]:
-    build = healthbench_messages if cfg.style == "healthbench" else medrealmm_messages
+    build = {"healthbench": healthbench_messages, "paper": paper_messages}.get(cfg.style, medrealmm_messages)
     return build(case, mode, cfg, image_url)
 
 

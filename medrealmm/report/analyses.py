@@ -154,6 +154,42 @@ def leaderboard(pooled: pl.DataFrame, opts: ReportOptions) -> pl.DataFrame:
     return board.select(cols).sort(["judge", "mode", "score"], descending=[False, False, True], nulls_last=True)
 
 
+def overall(board: pl.DataFrame) -> pl.DataFrame:
+    """The paper's Figure 4(a): every model once, at its best available modality (multimodal when it
+    ran with images, else text-only), ranked within each judge; the anchor is shown, not ranked."""
+    pick = (board.with_columns(_pref=(pl.col("mode") == MULTIMODAL).cast(pl.Int8))
+            .sort(["judge", "model", "_pref"], descending=[False, False, True])
+            .unique(subset=["judge", "model"], keep="first", maintain_order=True).drop("_pref"))
+    ranks = (pick.filter(~pl.col("anchor"))
+             .with_columns(overall_rank=pl.col("score").rank(method="min", descending=True).over("judge").cast(pl.Int64))
+             .select("judge", "model", "overall_rank"))
+    out = pick.join(ranks, on=["judge", "model"], how="left")
+    cols = ["judge", "overall_rank", "model", "mode", "anchor", "score", "ci_low", "ci_high", "n_scored", "n_excluded"]
+    return out.select(cols).sort(["judge", "score"], descending=[False, True], nulls_last=True)
+
+
+def dataset_stats(case_scores: pl.DataFrame) -> pl.DataFrame:
+    """The paper's Figure 3 for the cases of this report: how many cases per department, intent and
+    stage, and the distribution of images, turns and criteria (positive/negative) per case."""
+    cases = case_scores.unique(subset=["case_id"], keep="first").sort("case_id")
+    n = cases.height
+    rows: list[dict[str, object]] = []
+    for dim in ("department", "intent", "stage", "n_images", "n_turns", "n_criteria", "n_pos", "n_neg"):
+        if dim not in cases.columns:
+            continue
+        counts = cases.group_by(dim).len().sort(["len", dim], descending=[True, False], nulls_last=True)
+        for value, k in counts.iter_rows():
+            rows.append({"dimension": dim, "value": "–" if value is None else str(value), "cases": int(k),
+                         "share": k / n if n else None})
+    for dim in ("n_images", "n_turns", "n_criteria", "n_pos", "n_neg"):
+        if dim in cases.columns and n:
+            col = cases[dim]
+            rows.append({"dimension": f"{dim} (mean, min-max)", "value": f"{col.mean():.2f} ({col.min()}-{col.max()})",
+                         "cases": n, "share": None})
+    return pl.DataFrame(rows, schema={"dimension": pl.String, "value": pl.String, "cases": pl.Int64,
+                                      "share": pl.Float64})
+
+
 def ablation(case_scores: pl.DataFrame, opts: ReportOptions) -> pl.DataFrame:
     """Multimodal minus text-only per model, on the cases both modes scored, with a paired interval."""
     modes = set(case_scores["mode"].unique().to_list())
@@ -316,6 +352,8 @@ def build_tables(runs: RunSet, opts: ReportOptions, *, labels: pl.DataFrame | No
     judge = primary_judge(runs.case_scores, opts.primary_judge)
     pooled_all = pool_samples(runs.case_scores)
     tables: dict[str, pl.DataFrame] = {"leaderboard": leaderboard(pooled_all, opts)}
+    tables["overall"] = overall(tables["leaderboard"])
+    tables["dataset"] = dataset_stats(runs.case_scores)
     primary = runs.case_scores.filter(pl.col("judge") == judge)
     pooled = pooled_all.filter(pl.col("judge") == judge)
     tables["ablation"] = ablation(primary, opts)

@@ -111,6 +111,24 @@ class Builder:
         section.blocks.append(Figure(name, png, caption))
 
 
+#: The judge the paper graded with, and the open-weight judges it validated against it.
+PAPER_JUDGE = "gemini-3-pro-preview"
+PAPER_VALIDATED = {"kimi-k2.5": "validated by the paper against its judge: 52.71 vs 52.03, AC1 0.89"}
+
+
+def judge_provenance(runs: RunSet | list[str]) -> str:
+    """Which judge graded, and whether it is the paper's (every report header and leaderboard says so)."""
+    parts = []
+    for j in (runs if isinstance(runs, list) else runs.judges):
+        if j == PAPER_JUDGE:
+            parts.append(f"{j}: the paper's judge")
+        elif j in PAPER_VALIDATED:
+            parts.append(f"{j}: not the paper's judge ({PAPER_JUDGE}); {PAPER_VALIDATED[j]}")
+        else:
+            parts.append(f"{j}: not the paper's judge ({PAPER_JUDGE}); scores are not comparable to the paper's tables")
+    return "; ".join(parts)
+
+
 def _runs_section(b: Builder, runs: RunSet) -> None:
     s = b.section("runs", "Runs")
     rows = []
@@ -142,6 +160,14 @@ def _leaderboard_section(b: Builder, t: dict[str, pl.DataFrame], judge: str) -> 
 
     board = t["leaderboard"]
     s = b.section("leaderboard", "Leaderboard")
+    if "overall" in t:
+        s.blocks.append(Text("Every model once, at its best available modality (with the images when it ran with "
+                             "them, else text-only), ranked within each judge: the paper's Figure 4(a). The tables "
+                             "after it rank within judge and mode."))
+        for j, part in t["overall"].group_by(["judge"], maintain_order=True):
+            s.blocks.append(Table(f"overall__{j[0]}", part, f"Overall ranking, judge {j[0]}",
+                                  columns=["overall_rank", "model", "mode", "score", "ci_low", "ci_high", "n_scored",
+                                           "n_excluded"], file="overall"))
     s.blocks.append(Text(f"Mean case score with its 95% interval, ranked within each judge and mode. "
                          f"Model tables below use the judge `{judge}`."))
     b.figure(s, "leaderboard", "Benchmark score (bars: 95% bootstrap interval; hatched: the online physician "
@@ -196,6 +222,16 @@ def _breakdown_section(b: Builder, t: dict[str, pl.DataFrame], opts: ReportOptio
         if dim == SPECIALTY and unmapped:
             s.blocks.append(Text(f"Departments without a specialty group (shown as 其他): {', '.join(unmapped)}. "
                                  "Set `report.specialty_groups` to map them."))
+
+
+def _dataset_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
+    if "dataset" not in t:
+        return
+    s = b.section("dataset", "The cases")
+    s.blocks.append(Text("What the cases of this report are (the paper's Figure 3): departments, patient intents, "
+                         "consultation stages, images and turns per case, and criteria per case with their "
+                         "positive/negative split."))
+    s.blocks.append(Table("dataset", t["dataset"], "Cases per value, and per-case distributions"))
 
 
 def _distribution_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
@@ -349,13 +385,15 @@ def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[st
     _ablation_section(b, tables)
     _breakdown_section(b, tables, opts, order, missing)
     _distribution_section(b, tables)
+    _dataset_section(b, tables)
     _paired_section(b, tables)
     _worst_section(b, tables)
     _judge_section(b, tables, labels is not None)
     _tags_section(b, tags)
     _manifest_section(b, runs)
     title = rep.get("title") or f"MedRealMM report: {cfg['data']['name']}"
-    subtitle = (f"{len(runs.runs)} run(s), {len(runs.models)} model(s), judge(s) {', '.join(runs.judges)}; "
+    subtitle = (f"{len(runs.runs)} run(s), {len(runs.models)} model(s), judge(s) {', '.join(runs.judges)} "
+                f"({judge_provenance(runs)}); "
                 f"{runs.case_scores['case_id'].n_unique()} cases; bootstrap {opts.n_boot} replicates, seed {opts.seed}")
     return Document(title, subtitle, b.sections), tables
 

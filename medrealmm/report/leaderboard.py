@@ -46,7 +46,11 @@ def write_leaderboard(cfg: dict[str, Any]) -> Path:
     board.write_parquet(root / "leaderboard.parquet")
     cols = ["rank", "model", "mode", "judge", "score", "ci_low", "ci_high", "n_scored", "n_excluded", "selection",
             "run"]
-    text = f"# Leaderboard: {cfg['data']['name']}\n\n" + markdown_table(board.select(cols)) + "\n"
+    from medrealmm.report.build import judge_provenance
+
+    judges = sorted(board["judge"].unique().to_list())
+    text = (f"# Leaderboard: {cfg['data']['name']}\n\nJudge(s): {judge_provenance(judges)}.\n\n"
+            + markdown_table(board.select(cols)) + "\n")
     if notes["differing"]:
         text += ("\nThe runs differ in settings other than model and judge: "
                  + ", ".join(notes["differing"]) + " (see each run's manifest.json).\n")
