@@ -139,3 +139,24 @@ def test_unmapped() -> None:
     depts = ["皮肤科", "hedging", "communication", "hedging", None, " ", "未知科 "]
     assert unmapped(depts, groups) == sorted(["communication", "hedging", "未知科"])
     assert unmapped([], groups) == []
+
+
+def test_naming_rules_put_tcm_and_paediatric_subspecialties_in_their_groups() -> None:
+    from medrealmm.data.specialty import assign, load_groups, unmapped
+
+    groups = load_groups(None)
+    got = assign(["中医皮肤科", "儿童皮肤科", "小儿皮肤科", "新生儿重症科", "中西医结合肿瘤科", "乳腺甲状腺外科",
+                  "风湿免疫内科", "皮肤科", "某某科", None, " "], groups)
+    assert {d: g for d, (g, _) in got.items()} == {
+        "中医皮肤科": "中医", "儿童皮肤科": "儿科", "小儿皮肤科": "儿科", "新生儿重症科": "儿科", "中西医结合肿瘤科": "中医",
+        "乳腺甲状腺外科": "外科", "风湿免疫内科": "内科", "皮肤科": "皮肤与性病", "某某科": "其他"}
+    assert got["皮肤科"][1] == "exact" and got["中医皮肤科"][1] == "prefix 中医" and got["某某科"][1] == "none"
+    assert assign(["中医皮肤科"], groups, rules=False)["中医皮肤科"] == ("其他", "none")
+    assert unmapped(["中医皮肤科", "某某科"], groups, rules=True) == ["某某科"]
+
+
+def test_review_sampling_counts_paediatric_subspecialties_as_sensitive() -> None:
+    from medrealmm.deid.review import Sampling
+
+    picked = dict(Sampling(share=0.0).select([{"id": "a", "department": "儿童皮肤科"}, {"id": "b", "department": "皮肤科"}]))
+    assert picked == {"a": "all cases of 儿科"}

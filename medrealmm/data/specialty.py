@@ -6,11 +6,13 @@ department names that Chinese online consultation platforms use, including commo
 (心内科 = 心血管内科); a run can replace it with its own mapping (Hydra config or a YAML/JSON
 file) through :func:`load_groups`.
 
-Matching is deliberately simple and predictable: a department matches when it is *exactly* equal
-to a listed name after stripping surrounding whitespace (full-width 　 included). There is no
-fuzzy matching and no optional trailing 科 — add an alias to the group instead. Departments that
-match nothing fall into ``其他`` and are listed by :func:`unmapped`, so gaps are visible rather
-than silently misgrouped.
+Matching is predictable: a department matches when it is *exactly* equal to a listed name after
+stripping surrounding whitespace (full-width 　 included); otherwise the naming rules of Chinese
+hospitals decide, in order (:data:`PREFIX_RULES`, then :data:`SUFFIX_RULES`): a 中医/中西医
+department is TCM (中医皮肤科 → 中医), a 儿童/小儿/新生儿 department is paediatrics (儿童皮肤科 → 儿科),
+then …内科 → 内科 and …外科 → 外科. There is no fuzzy matching. Departments that match nothing fall
+into ``其他`` and are listed by :func:`unmapped` (``report.specialty_strict=true`` refuses them), and
+the report lists how every department was assigned, so gaps are visible rather than silently misgrouped.
 """
 
 from __future__ import annotations
@@ -81,6 +83,37 @@ DEFAULT_GROUPS: dict[str, tuple[str, ...]] = {
         "体检科", "健康管理科",
     ),
 }
+
+
+#: (prefix, group), tried in order when no exact name matches: the paper's TCM and paediatric
+#: results depend on 中医皮肤科 and 儿童皮肤科 landing in 中医 and 儿科, not in 其他 or 皮肤.
+PREFIX_RULES: tuple[tuple[str, str], ...] = (
+    ("中西医", "中医"), ("中医", "中医"), ("儿童", "儿科"), ("小儿", "儿科"), ("新生儿", "儿科"),
+)
+#: (suffix, group), tried after the prefixes.
+SUFFIX_RULES: tuple[tuple[str, str], ...] = (("内科", "内科"), ("外科", "外科"))
+
+
+def assign(departments: Iterable[str | None], groups: Mapping[str, str], *, rules: bool = True
+           ) -> dict[str, tuple[str, str]]:
+    """Each department (stripped) -> (group, how): ``exact``, ``prefix 中医``, ``suffix 外科`` or ``none``
+    (then the group is :data:`OTHER`)."""
+    out: dict[str, tuple[str, str]] = {}
+    for d in departments:
+        if d is None or not _norm(d):
+            continue
+        name = _norm(d)
+        if name in out:
+            continue
+        if name in groups:
+            out[name] = (groups[name], "exact")
+            continue
+        found = None
+        if rules:
+            found = next(((g, f"prefix {p}") for p, g in PREFIX_RULES if name.startswith(p) and name != p), None)
+            found = found or next(((g, f"suffix {x}") for x, g in SUFFIX_RULES if name.endswith(x) and name != x), None)
+        out[name] = found or (OTHER, "none")
+    return out
 
 
 def _norm(name: str) -> str:
@@ -178,7 +211,10 @@ def specialty_expr(
     )
 
 
-def unmapped(departments: Iterable[str | None], groups: Mapping[str, str]) -> list[str]:
-    """Sorted unique departments (stripped) that no group lists; null and blank ones are skipped."""
+def unmapped(departments: Iterable[str | None], groups: Mapping[str, str], *, rules: bool = False) -> list[str]:
+    """Sorted unique departments (stripped) that no group lists (with ``rules``: that no naming rule
+    assigns either); null and blank ones are skipped."""
+    if rules:
+        return sorted(d for d, (_, how) in assign(departments, groups).items() if how == "none")
     missing = {_norm(d) for d in departments if d is not None and _norm(d)}
     return sorted(d for d in missing if d not in groups)

@@ -36,7 +36,7 @@ from typing import Any
 
 from medrealmm.atomic import write_rows
 from medrealmm.data.loader import subset_key
-from medrealmm.data.specialty import load_groups
+from medrealmm.data.specialty import assign, load_groups
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
 from medrealmm.csvsafe import safe_cell, unsafe_cell
 
@@ -73,10 +73,11 @@ class Sampling:
         if not 0.0 <= self.share <= 1.0:
             raise ValueError(f"deid.review.share must be in [0, 1], got {self.share}")
         groups = load_groups(self.groups)
+        assigned = assign((str(c.get("department") or "") for c in cases), groups)   # 儿童皮肤科 is paediatrics
         threshold = int(self.share * 2**32)
         out = []
         for c in cases:
-            group = groups.get(str(c.get("department") or "").strip())
+            group = assigned.get(str(c.get("department") or "").strip(), (None, ""))[0]
             if group in self.always_groups:
                 out.append((c["id"], f"all cases of {group}"))
             elif int(subset_key(c["id"], self.seed)[:8], 16) < threshold:

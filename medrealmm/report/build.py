@@ -232,6 +232,11 @@ def _dataset_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
                          "consultation stages, images and turns per case, and criteria per case with their "
                          "positive/negative split."))
     s.blocks.append(Table("dataset", t["dataset"], "Cases per value, and per-case distributions"))
+    if "specialty_mapping" in t:
+        s.blocks.append(Text("How each department was put in a specialty group: `exact` (a listed name), `prefix` "
+                             "or `suffix` (hospital naming rules, e.g. 中医皮肤科 → 中医, 儿童皮肤科 → 儿科), `none` "
+                             "(其他; report.specialty_strict=true refuses these)."))
+        s.blocks.append(Table("specialty_mapping", t["specialty_mapping"], "Department → specialty group"))
 
 
 def _distribution_section(b: Builder, t: dict[str, pl.DataFrame]) -> None:
@@ -354,21 +359,31 @@ def _tags(cfg: dict[str, Any], runs: RunSet, judge: str) -> pl.DataFrame | None:
 
 
 def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[str, pl.DataFrame]]:
-    from medrealmm.data.specialty import load_groups, specialty_expr, unmapped
+    from medrealmm.data.specialty import assign, load_groups, specialty_expr
 
     rep = cfg["report"]
     opts = options_from_config(cfg)
     groups = load_groups(rep.get("specialty_groups"))
-    runs.case_scores = runs.case_scores.with_columns(specialty_expr(groups, alias=SPECIALTY))
-    missing = unmapped(runs.case_scores["department"].drop_nulls().unique().to_list(), groups)
+    departments = sorted(runs.case_scores["department"].drop_nulls().unique().to_list())
+    assigned = assign(departments, groups, rules=bool(rep.get("specialty_rules", True)))
+    runs.case_scores = runs.case_scores.with_columns(
+        specialty_expr({d: g for d, (g, _) in assigned.items()}, alias=SPECIALTY))
+    missing = sorted(d for d, (_, how) in assigned.items() if how == "none")
+    if missing and rep.get("specialty_strict"):
+        raise ValueError(f"departments without a specialty group (report.specialty_strict=true): {missing}; add "
+                         "them to report.specialty_groups")
     if missing:
         log.warning("departments without a specialty group: %s", missing)
+    mapping = pl.DataFrame([{"department": d, "group": g, "assigned_by": how} for d, (g, how) in assigned.items()],
+                           schema={"department": pl.String, "group": pl.String, "assigned_by": pl.String})
     labels = _physician_labels(cfg)
     tables = build_tables(runs, opts, labels=labels)
     judge = primary_judge(runs.case_scores, opts.primary_judge)
     tags = _tags(cfg, runs, judge)
     if tags is not None:
         tables["tags"] = tags
+    if mapping.height:
+        tables["specialty_mapping"] = mapping.sort(["group", "department"])
 
     font = rep.get("font")
     if rep.get("figures", True):
