@@ -73,3 +73,30 @@ def test_dataset_statistics_count_each_case_once() -> None:
     dept = {r["value"]: r["cases"] for r in t.filter(pl.col("dimension") == "department").iter_rows(named=True)}
     assert dept == {"皮肤科": 1, "儿科": 1}
     assert t.filter(pl.col("dimension") == "n_images (mean, min-max)")["value"].to_list() == ["2.00 (1-3)"]
+
+
+CLOSED = ("gpt_5_5", "gpt_5_4", "gemini_3_5_flash", "gemini_3_1_pro_preview", "claude_opus_4_7", "claude_opus_4_6",
+          "kimi_k2_6")
+
+
+def test_closed_models_are_optional_and_marked_as_needing_the_network() -> None:
+    defaults = compose([])
+    assert defaults["backend"]["kind"] == "vllm" and not defaults["model"].get("needs_network")   # offline default
+    for name in CLOSED:
+        cfg = compose([f"model={name}", "backend=provider"])
+        assert cfg["model"]["needs_network"] is True and cfg["backend"]["kind"] == "openai"
+        assert cfg["backend"]["base_url"].startswith("https://") and cfg["backend"]["api_key_env"].endswith("_API_KEY")
+        assert cfg["model"]["reasoning"]["effort"] in ("medium", "high", "on")
+
+
+def test_a_closed_model_run_sends_its_effort_and_warns_about_the_network(tmp_path) -> None:
+    from tests.conftest import cli
+    from tests.support.openai_server import OpenAIServer
+
+    with OpenAIServer() as srv:
+        r = cli(["run", "model=gpt_5_5", "backend=provider", f"backend.base_url={srv.base_url}", "backend.api_key=k",
+                 "backend@judge_backend=openai", f"judge_backend.base_url={srv.base_url}", "data.limit=1",
+                 f"paths.outputs={tmp_path / 'o'}"], cwd=tmp_path)
+        gen = [b for b in srv.bodies if b["model"] == "gpt-5.5"]
+    assert gen and all(b["reasoning_effort"] == "medium" for b in gen)
+    assert "the cases are sent over the network" in r.stderr
