@@ -181,7 +181,8 @@ def test_agents_batch_all_candidates_and_leave_unreadable_unscored(tmp_path, cap
         return Completion(json.dumps({"label": 1, "score": .6 if "怎么用药" in text else .9, "reason": "r"}))
 
     backend = ScriptedBackend(answer)
-    agents = ChallengeAgents(backend, image_bytes=lambda p: (tmp_path / p).read_bytes(), chunk_size=3, max_retries=1)
+    agents = ChallengeAgents(backend, image_bytes=lambda p: (tmp_path / p).read_bytes(), chunk_size=3, max_retries=1,
+                             a_view="prefix")
     cands = [CandidateRef(c, t) for c in _consultations() for t in candidate_positions(c.events)]
     assert [(c.consultation.id, c.t) for c in cands] == [("c1", 4), ("c1", 6), ("c2", 1)]
     out = agents.score(cands)
@@ -203,6 +204,22 @@ def test_agents_batch_all_candidates_and_leave_unreadable_unscored(tmp_path, cap
     text_agents.score(cands[:1])
     assert all(isinstance(r.messages[-1]["content"], str) and r.json_schema is None
                for c in text_agents.backend.calls for r in c)
+
+
+def test_agent_a_sees_the_whole_trajectory_and_agent_m_only_the_prefix(tmp_path) -> None:
+    (tmp_path / "img").mkdir()
+    for n in ("c1-1", "c2-1"):
+        (tmp_path / "img" / f"{n}.png").write_bytes(PNG)
+    backend = ScriptedBackend(lambda r, c: Completion('{"label": 1, "score": 1, "reason": ""}'))
+    agents = ChallengeAgents(backend, image_bytes=lambda p: (tmp_path / p).read_bytes())   # default: trajectory
+    c1 = _consultations()[0]
+    agents.score([CandidateRef(c1, 4)])
+    a_req, m_req = backend.calls[0]
+    later = next(e.content for e in c1.events[5:] if e.modality == "text" and e.content.strip())
+    assert "【候选时刻】" in _text_of(a_req) and later in _text_of(a_req)          # the real reply and after
+    assert later not in _text_of(m_req)                                            # M: up to t only
+    with pytest.raises(ValueError, match="agent_a_view"):
+        ChallengeAgents(backend, image_bytes=lambda p: b"", a_view="future")
 
 
 def test_unreadable_image_leaves_candidate_unscored(tmp_path) -> None:
@@ -480,3 +497,14 @@ def test_mccp_on_the_tiny_vllm_models(tmp_path, tiny_cache) -> None:
     assert "mccp agents:" in ourlog
     for secret in (SECRET, "您看看", "血常规化验单", "需要用什么药", "孩子发烧三天"):
         assert secret not in ourlog
+
+
+def test_labels_from_a_dataset(tmp_path) -> None:
+    from medrealmm.mccp import labels_from
+
+    got = labels_from({"format": "sample"})
+    rows = [json.loads(x) for x in (ROOT / "medrealmm/data/sample/cases.jsonl").read_text().splitlines() if x.strip()]
+    assert set(got["intents"]) == {r["intent"] for r in rows} and set(got["stages"]) == {r["stage"] for r in rows}
+    (tmp_path / "cases.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="distinct intent"):
+        labels_from(str(tmp_path / "cases.jsonl"))

@@ -45,6 +45,26 @@ def _mode(cfg: dict[str, Any]) -> str:
     return str(m.get("mode") or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text"))
 
 
+def labels_from(spec: Any) -> dict[str, list[str]]:
+    """The intent and stage labels a dataset's cases carry (most frequent first): annotate new
+    instances with the label sets of the benchmark they join (``mccp.annotate.labels_from``)."""
+    from collections import Counter
+
+    from medrealmm.data.loader import load_dataset
+
+    data = dict(spec) if isinstance(spec, dict) else {"format": "jsonl", "path": str(spec)}
+    data.setdefault("check_images", False)
+    ds = load_dataset(data)
+    out = {}
+    for field, key in (("intent", "intents"), ("stage", "stages")):
+        counts = Counter(getattr(c, field) for c in ds.cases if getattr(c, field))
+        if len(counts) < 2:
+            raise ValueError(f"mccp.annotate.labels_from: {ds.source} has {len(counts)} distinct {field} value(s); "
+                             "at least 2 are needed to label with")
+        out[key] = [v for v, _ in counts.most_common()]
+    return out
+
+
 def settings_fingerprint(cfg: dict[str, Any]) -> str:
     """Hash of every setting that changes a chunk's results: model (name, path, revision, engine…),
     backend kind/device/dtype, agent and annotator prompts and sampling, mode, images, retries,
@@ -59,10 +79,12 @@ def settings_fingerprint(cfg: dict[str, Any]) -> str:
         "version": PART_VERSION,
         "model": {"name": model.get("name"), "revision": model.get("revision"),
                   "spec": spec_hash(role, cfg["backend"])},
-        "prompts": [agents.AGENT_A_SYSTEM, agents.AGENT_M_SYSTEM, annotate._SYSTEM, agents.AGENT_SCHEMA],
+        "prompts": [agents.AGENT_A_SYSTEM, agents.AGENT_A_TRAJECTORY_SYSTEM, agents.AGENT_M_SYSTEM, annotate._SYSTEM,
+                    agents.AGENT_SCHEMA],
+        "agent_a_view": str(m.get("agent_a_view", "trajectory")),
         "mode": _mode(cfg), "seed": int(cfg["run"]["seed"]),
         "agents": m.get("agents") or {}, "annotate": m.get("annotate") or {},
-        "structured": bool(m.get("structured", True)), "max_images": int(m.get("max_images", 8)),
+        "structured": bool(m.get("structured", True)), "max_images": int(m.get("max_images", 10)),
         "max_retries": int(m.get("max_retries", 2)), "retry_temperature": float(m.get("retry_temperature", 0.7)),
         "image_origins": list(m.get("image_origins") or ()),
         "chat_template_kwargs": dict(model.get("chat_template_kwargs") or {}),
@@ -152,7 +174,8 @@ class _ChunkRunner:
             agents = ChallengeAgents(self.backend(), image_bytes=self.image_bytes,
                                      mode=self.mode,  # type: ignore[arg-type]
                                      sampling=Sampling.from_config(a_cfg.get("sampling"), seed=seed),
-                                     max_images=int(m.get("max_images", 8)), **common)
+                                     max_images=int(m.get("max_images", 10)),
+                                     a_view=str(m.get("agent_a_view", "trajectory")), **common)
             outcomes = agents.score(cands)
             stats["agents"] = dict(agents.stats)
         instances, discarded = [], []
@@ -180,6 +203,8 @@ class _ChunkRunner:
                 kw["intents"] = list(ann_cfg["intents"])
             if ann_cfg.get("stages"):
                 kw["stages"] = list(ann_cfg["stages"])
+            if ann_cfg.get("labels_from"):
+                kw.update(labels_from(ann_cfg["labels_from"]))
             annotator = Annotator(self.backend(), **common, **kw,
                                   sampling=Sampling.from_config(ann_cfg.get("sampling"), seed=seed))
             instances = annotator.annotate(instances)

@@ -54,6 +54,15 @@ AGENT_A_SYSTEM = (
     + _OUTPUT
 )
 
+AGENT_A_TRAJECTORY_SYSTEM = (
+    "你是一名资深临床医生，正在审阅一段完整的中文在线问诊记录，判断其中标出的一个时间点是否构成“临床挑战点”。\n"
+    "给你的是完整的问诊记录：候选时刻之前的对话，医生在该时刻的真实回复，以及之后的对话。请判断：医生在该时刻的回复是否"
+    "需要实质性的临床参与，即需要针对患者的健康问题进行医学推理——例如分析症状、解读检查、给出诊断思路、治疗或用药建议、"
+    "追问关键病史、判断风险与就医紧急程度。\n"
+    "以下情况判为 0：寒暄、致谢、告别；预约、挂号、缴费、快递、复诊时间等事务安排；仅确认收到；与病情无关的闲聊。\n"
+    + _OUTPUT
+)
+
 AGENT_M_SYSTEM = (
     "你是一名资深临床医生，正在审阅一段中文在线问诊记录，判断其中的一个时间点是否依赖患者上传的图片。\n"
     "给你的是截至某一时刻的对话（患者刚说完话，接下来轮到医生回复），以及患者到目前为止上传的图片"
@@ -153,11 +162,15 @@ class ChallengeAgents:
     def __init__(self, backend: Backend, *, image_bytes: Callable[[str], bytes] | None = None,
                  mode: Mode = "multimodal", sampling: Sampling | None = None, max_retries: int = 2,
                  retry_temperature: float = 0.7, chunk_size: int = 64, structured: bool = True,
-                 chat_template_kwargs: dict[str, Any] | None = None, seed: int = 0, max_images: int = 8):
+                 chat_template_kwargs: dict[str, Any] | None = None, seed: int = 0, max_images: int = 10,
+                 a_view: str = "trajectory"):
         if mode == "multimodal" and image_bytes is None:
             raise ValueError("multimodal mode needs image_bytes to read the images")
         if chunk_size < 1 or max_retries < 0 or max_images < 1:
             raise ValueError("chunk_size and max_images must be >= 1, max_retries >= 0")
+        if a_view not in ("trajectory", "prefix"):
+            raise ValueError(f"mccp.agent_a_view must be trajectory or prefix, got {a_view!r}")
+        self.a_view = a_view
         self.backend, self.image_bytes, self.mode = backend, image_bytes, mode
         self.sampling = sampling or Sampling(temperature=0.0, max_tokens=256, seed=seed)
         self.max_retries, self.retry_temperature = max_retries, retry_temperature
@@ -172,6 +185,12 @@ class ChallengeAgents:
         numbers = {i: k + 1 for k, i in enumerate(medical)}
         dialogue = render_dialogue(events, image_numbers=numbers)
         head = f"{patient_header(c)}\n对话（截至患者最新一条消息）：\n{dialogue}\n\n"
+        if agent == "A" and self.a_view == "trajectory":   # the paper's phi_A(t, C): the whole consultation
+            rest = render_dialogue(c.events[cand.t + 1:])
+            body = (f"{patient_header(c)}\n候选时刻之前的对话：\n{dialogue}\n\n【候选时刻】医生的真实回复及之后的对话：\n"
+                    f"{rest}\n\n")
+            return [{"role": "system", "content": AGENT_A_TRAJECTORY_SYSTEM},
+                    {"role": "user", "content": body + "问题：医生在候选时刻的回复是否需要实质性的临床参与？"}]
         if agent == "A":
             return [{"role": "system", "content": AGENT_A_SYSTEM},
                     {"role": "user", "content": head + "问题：医生接下来的回复是否需要实质性的临床参与？"}]
