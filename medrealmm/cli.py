@@ -22,6 +22,7 @@ commands:
              weights fit (cluster.gpus_per_node, cluster.gpu_mem_gib); the Slurm scripts use it
   doctor     is this node ready? Python, torch/CUDA/GPUs, vLLM and transformers against the tested versions,
              hub access and token, the CJK font, Slurm, free disk; exits 1 with the fix for each problem
+  list       models | judges | data | presets | backends: the options of a config group, one line each
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
@@ -233,6 +234,10 @@ def hydra_app(command: str):
 
 
 def main(argv: list[str] | None = None) -> None:
+    import os
+
+    # torch's C++ logger prints "Triton not available" and NUMA notes on every engine start: errors only
+    os.environ.setdefault("TORCH_CPP_LOG_LEVEL", "ERROR")
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE)
@@ -246,6 +251,21 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         argv = [f"rubric-{argv[1]}", *argv[2:]]
         command = argv[0]
+    if command == "list":               # reads conf/ only: no Hydra app, instant
+        from medrealmm.catalog import GROUPS, render
+
+        if len(argv) != 2 or argv[1] not in GROUPS:
+            print(f"usage: medrealmm list {'|'.join(GROUPS)}", file=sys.stderr)
+            sys.exit(2)
+        print(render(argv[1]))
+        return
+    if command in ("run", "generate", "judge", "score", "merge") and any(a in ("-h", "--help") for a in argv[1:]):
+        from medrealmm.catalog import run_help
+
+        print(run_help(command))
+        return
+    if "--hydra-help" in argv[1:]:
+        argv = [a if a != "--hydra-help" else "--help" for a in argv]
     if command == "deid-train-qr":      # its own key=value parser (no Hydra app: it has no run config)
         from medrealmm.deid.train_qr import main as train_qr
 

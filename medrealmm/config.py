@@ -23,6 +23,22 @@ def register_resolvers() -> None:
 
     if not OmegaConf.has_resolver("mr.join"):
         OmegaConf.register_new_resolver("mr.join", lambda xs, sep="+": sep.join(str(x) for x in xs))
+    if not OmegaConf.has_resolver("mr.dataset_name"):
+        OmegaConf.register_new_resolver("mr.dataset_name", dataset_name)
+
+
+def dataset_name(path: Any, default: str = "data") -> str:
+    """A dataset's name from its path, for output folders: the file's stem, or its folder's name when the
+    file is a generic ``cases.jsonl``/``data.parquet`` (``/data/derm_2026/cases.jsonl`` -> ``derm_2026``)."""
+    from pathlib import Path
+
+    if not path or str(path) in ("???", "None"):
+        return default
+    p = Path(str(path)).expanduser()
+    generic = {"cases", "data", "test", "train", "dev", "validation", "eval", "benchmark"}
+    name = p.name if (p.suffix == "" or p.is_dir()) else (p.parent.name if p.stem.lower() in generic else p.stem)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name).strip("._")
+    return safe or default
 
 
 def to_plain(cfg: Any, *, missing_ok: bool = False) -> dict[str, Any]:

@@ -361,6 +361,29 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
     return {**tables, "verdicts": verdicts, "planned_replies": planned}
 
 
+def final_report(ctx: Context, summary: pl.DataFrame) -> str:
+    """What a person needs at the end of a run: the score with its interval and counts per mode, the
+    run id and settings that produced it, where it wrote, and how to look at it."""
+    rec = ctx.record
+    sel = runrecord.selection_label(rec.selection) if rec else "shard"
+    lines = [f"run {rec.id if rec else '-'}: {ctx.role('model')['name']} judged by {ctx.role('judge')['name']} "
+             f"on {ctx.dataset.name} ({len(ctx.dataset.cases)} cases, {sel}; seed {ctx.seed})"]
+    for r in summary.iter_rows(named=True):
+        score = "–" if r.get("score") is None else f"{r['score']:.3f}"
+        ci = ("" if r.get("ci_low") is None else f" [{r['ci_low']:.3f}, {r['ci_high']:.3f}]")
+        lines.append(f"  {r['mode']:<10} sample {r['sample']}: score {score}{ci}  scored {r['n_scored']}, excluded "
+                     f"{r['n_excluded']}, unscored verdicts {r['n_unscored_verdicts']}, truncated {r.get('n_truncated', 0)}")
+    if not summary.height:
+        lines.append("  no case was scored")
+    data = ctx.cfg["data"]
+    where = f"data={data.get('format')}" + (f" data.path={data['path']}" if data.get("path") else "")
+    lines += [f"  written to {ctx.out_dir}",
+              f"  summary: {ctx.out_dir / 'summary.md'}",
+              f"  report over every run of {ctx.dataset.name}: medrealmm report {where} "
+              f"paths.outputs={ctx.cfg['paths']['outputs']}"]
+    return "\n".join(lines)
+
+
 def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
     """Fail (after the tables are written) when the score covers too little to be trusted: replies
     that are missing (a shorter context would otherwise be scored on an easier subset) or verdicts
@@ -475,7 +498,7 @@ def run_stages(cfg: dict[str, Any], stages: tuple[str, ...] = ("generate", "judg
         elif "score" in stages:
             tables = stage_score(ctx, verdicts)
             summary = tables["summary"]
-            log.info("results in %s\n%s", ctx.out_dir, summary)
+            log.info("%s", final_report(ctx, summary))
             check_complete(ctx, tables)
     except BaseException as e:
         error = e
@@ -514,7 +537,7 @@ def merge_shards(cfg: dict[str, Any]) -> Context:
         ctx.stats["merged_shards"] = count
         tables = stage_score(ctx, verdicts)
         summary = tables["summary"]
-        log.info("merged %d shards; results in %s\n%s", count, ctx.out_dir, summary)
+        log.info("merged %d shards\n%s", count, final_report(ctx, summary))
         check_complete(ctx, tables)
     except BaseException as e:
         error = e

@@ -22,7 +22,7 @@ OPERATIONAL_KEYS = frozenset({
     "batch_size", "concurrency", "timeout_s", "max_retries", "backoff_s", "backoff_max_s",
     "gpu_memory_utilization", "kv_cache_gib", "in_process", "max_num_seqs", "enforce_eager",
     "api_key", "api_key_env", "base_url", "name", "max_unscored_share", "retry_temperature",
-    "retry_budget_s", "check_timeout_s", "check_model", "params_b", "weight_bytes",
+    "retry_budget_s", "check_timeout_s", "check_model", "params_b", "weight_bytes", "log_level",
 })
 
 
@@ -109,7 +109,7 @@ def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: st
         return VLLMBackend(name, path, engine=engine, cpu=backend.get("cpu"),
                            device=backend.get("device", "auto"), seed=seed,
                            structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
-                           chat_template=role.get("chat_template"))
+                           chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"))
     if kind == "transformers":
         from medrealmm.inference.transformers_backend import TransformersBackend
 

@@ -83,6 +83,9 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
     todo = store.missing(it.key for it in items)
     stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0,
              "truncated": 0, "truncated_retries": 0}
+    cases = len({it.case.id for it in items})
+    log.info("generate %s: %d replies for %d cases, %d in the store, %d to %s", model_name, len(items), cases,
+             stats["cached"], len(todo), "copy" if online else "run")
     if not todo:
         return stats
     todo_set = set(todo)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 from typing import Any
 
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
@@ -18,13 +19,60 @@ from medrealmm.inference.model_files import cuda_available, fingerprint
 log = logging.getLogger(__name__)
 
 
+class _Once(logging.Filter):
+    """Let each distinct engine message through once: vLLM's CPU worker repeats one warning for every
+    batch (a library calling ``torch.set_num_threads``), which would bury everything else."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        if msg in self.seen:
+            return False
+        self.seen.add(msg)
+        return True
+
+
+def quiet_engine(level: str) -> None:
+    """vLLM's own log level (``backend.log_level``, WARNING by default; INFO or DEBUG to see it all),
+    on stderr, each distinct message once, through vLLM's documented logging-config file (so the
+    filter is in place before the engine starts); its deprecation warnings (not ours to fix) off
+    unless DEBUG."""
+    import json
+    import tempfile
+    import warnings
+
+    level = str(level).upper()
+    config = {
+        "version": 1, "disable_existing_loggers": False,
+        "filters": {"once": {"()": f"{__name__}._Once"}},
+        "formatters": {"vllm": {"()": "vllm.logging_utils.NewLineFormatter",
+                                "format": "%(levelname)s %(asctime)s [%(fileinfo)s:%(lineno)d] %(message)s",
+                                "datefmt": "%m-%d %H:%M:%S"}},
+        "handlers": {"vllm": {"class": "logging.StreamHandler", "formatter": "vllm", "level": level,
+                              "stream": "ext://sys.stderr", "filters": ["once"]}},
+        "loggers": {"vllm": {"handlers": ["vllm"], "level": level, "propagate": False}},
+    }
+    path = Path(tempfile.gettempdir()) / f"medrealmm-vllm-logging-{level.lower()}.json"
+    if not path.is_file() or json.loads(path.read_text()) != config:
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(config))
+        tmp.replace(path)
+    os.environ["VLLM_LOGGING_CONFIG_PATH"] = str(path)   # read when vLLM configures its logging
+    os.environ["VLLM_LOGGING_LEVEL"] = level
+    if level != "DEBUG":
+        warnings.filterwarnings("ignore", category=FutureWarning, module=r"vllm\..*")
+
+
 class VLLMBackend:
     """One vLLM engine for one model; ``engine`` holds ``LLM(...)`` keyword arguments."""
 
     def __init__(self, name: str, path: str, *, engine: dict[str, Any] | None = None,
                  cpu: dict[str, Any] | None = None, device: str = "auto",
                  structured_outputs_backend: str = "guidance", seed: int = 0,
-                 chat_template: str | None = None):
+                 chat_template: str | None = None, log_level: str = "WARNING"):
         self.name, self.path = name, path
         self.on_cpu = device == "cpu" or (device == "auto" and not cuda_available())
         args: dict[str, Any] = {"enable_prefix_caching": True, "seed": seed}
@@ -45,6 +93,7 @@ class VLLMBackend:
             args["chat_template"] = chat_template
         self.engine_args = {k: v for k, v in args.items() if v is not None}
         log.info("starting vLLM for %s (%s) on %s", name, path, "CPU" if self.on_cpu else "GPU")
+        quiet_engine(log_level)
         from vllm import LLM
 
         self.llm = LLM(model=path, **self.engine_args)

@@ -120,6 +120,8 @@ def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size:
     todo = set(store.missing(it.key for it in items))
     stats = {"planned": len(items), "cached": len(items) - len(todo), "requests": 0, "retries": 0,
              "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}
+    log.info("judge %s: %d criteria on %d replies, %d in the store, %d to ask", judge, len(items),
+             len({it.generation["key"] for it in items}), stats["cached"], len(todo))
     if not todo:
         return stats
     backend = backend_factory()
