@@ -10,7 +10,7 @@ import pytest
 
 from medrealmm.config import compose, conf_dir
 
-GROUPS = ["model", "judge", "backend", "data", "run", "paths"]
+GROUPS = ["model", "judge", "backend", "data", "run", "paths", "preset", "cluster"]
 
 
 def options(group: str) -> list[str]:
@@ -22,6 +22,8 @@ def test_every_option_composes(group: str, option: str) -> None:
     overrides = [f"{group}={option}"]
     if group == "data" and option in ("jsonl", "parquet"):
         overrides.append("data.path=/tmp/x")
+    if group == "backend" and option == "provider":   # a closed model's API: the model config names it
+        overrides.append("model=gpt_5_5")
     cfg = compose(overrides)
     assert cfg["run"]["out_dir"].startswith(cfg["paths"]["outputs"])
     if group in ("model", "judge"):

@@ -194,7 +194,7 @@ def test_config_group_loads_healthbench(tmp_path: Path) -> None:
     cfg = compose(["data=healthbench", f"data.path={path}", "data.limit=1"])
     assert cfg["data"]["format"] == "healthbench"
     ds = load_dataset(cfg["data"])
-    assert ds.name == "healthbench" and [c.id for c in ds] == ["cfg-1"]
+    assert ds.name == "hb" and [c.id for c in ds] == ["cfg-1"]   # named after the file: outputs/runs/hb/
     with pytest.raises(ValueError, match="data.path must be set"):
         load_dataset(compose(["data=healthbench"])["data"])
 

@@ -317,6 +317,9 @@ def _plain(cfg: Any) -> dict[str, Any]:
     if isinstance(cfg, DictConfig):
         from omegaconf.errors import MissingMandatoryValue
 
+        from medrealmm.config import register_resolvers
+
+        register_resolvers()   # a data config file loaded on its own names itself through our resolver
         try:
             return OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)  # type: ignore[return-value]
         except MissingMandatoryValue as e:
