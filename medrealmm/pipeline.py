@@ -34,11 +34,14 @@ log = logging.getLogger(__name__)
 GENERATION_COLUMNS = {"key": pl.String, "case_id": pl.String, "model": pl.String, "mode": pl.String,
                       "sample": pl.Int64, "text": pl.String, "reasoning": pl.String,
                       "finish_reason": pl.String, "error": pl.String, "prompt_tokens": pl.Int64,
-                      "completion_tokens": pl.Int64, "model_spec": pl.String, "truncated": pl.String}
+                      "completion_tokens": pl.Int64, "model_spec": pl.String, "truncated": pl.String,
+                      "prompt": pl.String, "latency_s": pl.Float64, "batch_s": pl.Float64, "batch_size": pl.Int64,
+                      "attempt": pl.Int64}
 VERDICT_COLUMNS = {"key": pl.String, "generation_key": pl.String, "case_id": pl.String, "model": pl.String,
                    "mode": pl.String, "sample": pl.Int64, "judge": pl.String, "criterion_id": pl.String,
                    "weight": pl.Int64, "met": pl.Boolean, "status": pl.String, "rationale": pl.String,
-                   "raw": pl.String, "attempts": pl.Int64, "error": pl.String, "judge_spec": pl.String}
+                   "raw": pl.String, "attempts": pl.Int64, "error": pl.String, "judge_spec": pl.String,
+                   "criterion": pl.String}
 
 
 class RunFailed(RuntimeError):
@@ -434,6 +437,26 @@ def write_manifest(ctx: Context) -> None:
     write_json(ctx.out_dir / "manifest.json", manifest)
 
 
+def write_results(ctx: Context) -> None:
+    """``results.json``: one file per run with its status, summary, settings, config and file list (the
+    lm-eval habit: what a script or a person reads first)."""
+    import json
+
+    if ctx.record is None:
+        return
+    out = ctx.out_dir
+    summary = []
+    if (out / "summary.parquet").is_file():
+        summary = pl.read_parquet(out / "summary.parquet").to_dicts()
+    files = sorted(p.name for p in out.iterdir() if p.is_file() and p.name != "results.json")
+    results = {"run_id": ctx.record.id, "status": ctx.record.status, "error": ctx.record.info.get("error"),
+               "started": ctx.record.info.get("started"), "ended": ctx.record.info.get("ended"),
+               "stages": ctx.record.stages, "selection": runrecord.selection_label(ctx.record.selection),
+               "fingerprint": ctx.record.fingerprint, "summary": summary, "settings": ctx.settings,
+               "config": ctx.cfg, "files": files}
+    write_json(out / "results.json", json.loads(json.dumps(results, default=str)))
+
+
 def _engines_on_record(ctx: Context) -> dict[str, Any]:
     """The engines this execution described; for a role whose results all came from the store (no
     engine loaded), the description an earlier record of the same fingerprint made, marked ``from_run``."""
@@ -471,6 +494,7 @@ def _close(ctx: Context, error: BaseException | None, score: pl.DataFrame | None
     if error is not None:
         message = f"{type(error).__name__}: {error}" if not isinstance(error, KeyboardInterrupt) else "interrupted"
     runrecord.finish(ctx.record, error=message, **info)
+    write_results(ctx)
     if message:
         log.warning("run %s recorded as failed; its tables stay in %s and do not replace any finished run",
                     ctx.record.id, ctx.out_dir)

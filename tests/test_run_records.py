@@ -211,3 +211,27 @@ def test_latest_per_fingerprint_and_differing_settings(tmp_path) -> None:
     assert runrecord.selection_label({"kind": "part", "subset": 200, "subset_seed": 1}) == "subset=200 (seed 1)"
     assert runrecord.selection_of({"limit": None, "subset": None, "case_ids": None}) == {"kind": "full"}
     assert os.path.basename(recs[0].path).endswith(recs[0].id[-4:])
+
+
+def test_per_sample_records_and_results_json(tmp_path, server) -> None:
+    out = tmp_path / "out"
+    cli(served(out, server.base_url, "data.limit=2"), cwd=tmp_path)
+    folder = run_dir(out)
+    t = read_tables(folder)
+    g = t["generations"]
+    case = next(c for c in SAMPLE.cases[:2] if c.n_images)
+    sent = json.loads(g.filter(pl.col("case_id") == case.id)["prompt"][0])
+    assert sent[0]["role"] == "system" and sent[-1]["role"] == "user"
+    urls = [p["image_url"]["url"] for m in sent if isinstance(m["content"], list) for p in m["content"]
+            if p["type"] == "image_url"]
+    assert urls == [f"image:{im.path}#sha256={im.sha256}" for im in case.images]   # by path and content hash
+    assert g["latency_s"].null_count() == 0 and (g["latency_s"] > 0).all()       # a server: per-request latency
+    assert (g["batch_size"] == 2).all() and g["prompt_tokens"].null_count() == 0
+    v = t["verdicts"]
+    texts = {c.id: c.text for c in case.rubric}
+    for r in v.filter(pl.col("case_id") == case.id).iter_rows(named=True):
+        assert r["criterion"] == texts[r["criterion_id"]] and r["raw"] and r["judge_spec"]
+    results = json.loads((folder / "results.json").read_text())
+    assert results["run_id"] == folder.name and results["status"] == "finished"
+    assert {"generations.parquet", "verdicts.parquet", "summary.parquet", "manifest.json"} <= set(results["files"])
+    assert results["summary"][0]["score"] == t["summary"]["score"][0] and results["config"]["model"]["name"]

@@ -48,6 +48,7 @@ class Completion:
     cached_tokens: int | None = None
     completion_tokens: int | None = None
     error: str | None = None
+    latency_s: float | None = None   # this request's own wall time, where the backend can tell (servers)
 
 
 class Backend(Protocol):

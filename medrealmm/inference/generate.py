@@ -7,7 +7,9 @@ needs no engine: its reply is the physician's real reply, scored like any model'
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +64,16 @@ def chunks(items: list, size: int) -> Iterator[list]:
         yield items[i:i + size]
 
 
+def image_reference(ref: ImageRef) -> str:
+    """How an image stands in a recorded prompt: its path and content hash (the bytes are in the dataset)."""
+    return f"image:{ref.path}" + (f"#sha256={ref.sha256}" if ref.sha256 else "")
+
+
+def recorded_prompt(item: GenItem, prompt: PromptConfig) -> str:
+    """The exact messages sent for ``item`` as JSON, images by path and sha256."""
+    return json.dumps(generation_messages(item.case, item.mode, prompt, image_reference), ensure_ascii=False)
+
+
 def _record(item: GenItem, model: str, **fields: Any) -> dict[str, Any]:
     return {"key": item.key, "case_id": item.case.id, "model": model, "mode": item.mode,
             "sample": item.sample, "model_spec": item.model_spec or None, **fields}
@@ -97,7 +109,8 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
             continue
         if online:
             store.put_many([_record(it, model_name, text=it.case.y_orig, reasoning=None,
-                                    finish_reason="stop", error=None) for it in pending])
+                                    finish_reason="stop", error=None, prompt=recorded_prompt(it, prompt))
+                            for it in pending])
             stats["generated"] += len(pending)
             continue
         refused = {it.key: why for it in pending if precheck and (why := precheck(it))}
@@ -128,7 +141,9 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
             reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_url),
                                 Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key, *([attempt] if attempt else []))),
                                 chat_template_kwargs=dict(chat_template_kwargs or {})) for it in ask]
+            t_batch = time.perf_counter()
             outs = backend.chat(reqs, desc=f"{model_name} replies" + (f" (truncated, try {attempt + 1})" if attempt else ""))
+            batch_s = round(time.perf_counter() - t_batch, 4)
             again = []
             for it, out in zip(ask, outs, strict=True):
                 reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=bool(opened))
@@ -139,7 +154,9 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                     cut = None
                 final[it.key] = _record(it, model_name, text=reply, reasoning=reasoning,
                                         finish_reason=out.finish_reason, error=error, truncated=cut,
-                                        prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens)
+                                        prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens,
+                                        prompt=recorded_prompt(it, prompt), latency_s=out.latency_s,
+                                        batch_s=batch_s, batch_size=len(ask), attempt=attempt)
                 if cut and attempt < int(retry_truncated):
                     again.append(it)
             stats["truncated_retries"] += len(again) if again else 0

@@ -366,8 +366,10 @@ class OpenAIBackend:
     async def _one(
         self, client: httpx.AsyncClient, sem: asyncio.Semaphore, index: int, req: ChatRequest, stats: _Stats
     ) -> Completion:
+        t0 = time.monotonic()
         try:
             completion = await self._with_retries(client, sem, index, req, stats)
+            completion.latency_s = round(time.monotonic() - t0, 4)
         except Exception as e:  # never let one request sink the batch
             logger.debug("request %d failed unexpectedly", index, exc_info=True)
             completion = Completion(text=None, error=f"{type(e).__name__}: {e}"[:_MAX_ERROR_CHARS])

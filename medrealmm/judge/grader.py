@@ -62,7 +62,7 @@ def _record(it: JudgeItem, judge: str, *, met: bool | None, rationale: str | Non
             "mode": g["mode"], "sample": g["sample"], "judge": judge, "criterion_id": it.criterion.id,
             "weight": it.criterion.weight, "met": met, "status": "unscored" if met is None else "scored",
             "rationale": rationale, "raw": raw, "attempts": attempts, "error": error,
-            "judge_spec": it.judge_spec or None}
+            "judge_spec": it.judge_spec or None, "criterion": it.criterion.text}
 
 
 def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, sampling_cfg: Any,
