@@ -20,3 +20,5 @@ if ! "$VENV/bin/medrealmm" report "$@"; then
     printf ' %q' "$@" >&2
     printf '\n' >&2
 fi
+# And the case viewer (outputs/view/<dataset>/index.html): every reply, verdict and rationale, from disk.
+"$VENV/bin/medrealmm" view "$@" || echo "quickstart: the case viewer could not be built (see above)" >&2

@@ -23,6 +23,8 @@ commands:
   doctor     is this node ready? Python, torch/CUDA/GPUs, vLLM and transformers against the tested versions,
              hub access and token, the CJK font, Slurm, free disk; exits 1 with the fix for each problem
   list       models | judges | data | presets | backends: the options of a config group, one line each
+  view       a static case viewer over every run of data.name (outputs/view/<dataset>/index.html, opens from
+             disk): leaderboard -> cases with filters -> a case with dialogue, images, replies, verdicts, a 2nd run
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
@@ -52,11 +54,11 @@ examples:
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
 COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "doctor": (), "report": (),
+            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "doctor": (), "view": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
             **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
                                            "report")}}
-READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor")   # read finished runs only: no data path needed
+READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor", "view")   # read finished runs only: no data path needed
 EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
@@ -91,6 +93,11 @@ def execute(command: str, cfg_node) -> None:
 
             _, count = shard_spec(cfg["run"])
             print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+            return
+        if command == "view":
+            from medrealmm.report.viewer import write_view
+
+            print(write_view(cfg))
             return
         if command == "doctor":
             from medrealmm.doctor import render, run_checks

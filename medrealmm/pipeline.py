@@ -383,7 +383,9 @@ def final_report(ctx: Context, summary: pl.DataFrame) -> str:
     lines += [f"  written to {ctx.out_dir}",
               f"  summary: {ctx.out_dir / 'summary.md'}",
               f"  report over every run of {ctx.dataset.name}: medrealmm report {where} "
-              f"paths.outputs={ctx.cfg['paths']['outputs']}"]
+              f"paths.outputs={ctx.cfg['paths']['outputs']}",
+              f"  read the cases, replies and verdicts: medrealmm view {where} paths.outputs={ctx.cfg['paths']['outputs']}"
+              f" (then open {Path(ctx.cfg['paths']['outputs']) / 'view' / ctx.dataset.name / 'index.html'})"]
     return "\n".join(lines)
 
 

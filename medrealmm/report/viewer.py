@@ -1,0 +1,189 @@
+"""``medrealmm view``: a static case viewer over the finished runs of a dataset.
+
+A folder that opens from disk with no server and no network: ``index.html`` (leaderboard → a run's
+case list with filters and sorting → a case: the dialogue with its images, the model's reply beside
+the physician's ``y_orig``, every criterion with its weight, verdict and the judge's rationale, and a
+second run side by side, e.g. another model or another judge with the disagreements marked). The data
+are JavaScript files loaded by ``<script>`` tags (browsers refuse ``fetch`` from ``file://``): one
+index of every case's scores, then the case details in chunks of :data:`CHUNK` cases, loaded only when
+a case is opened — so the page stays light at the full benchmark (5,620 cases × 20 runs). Every piece
+of case text is inserted with ``textContent`` by the page, never as HTML.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from medrealmm.report.runs import RunSet
+
+log = logging.getLogger(__name__)
+
+CHUNK = 50
+ASSETS = ("index.html", "viewer.js", "viewer.css")
+
+
+def _js(name: str, payload: Any) -> str:
+    """A data file: one call that hands the JSON to the page (no ``fetch`` from file://)."""
+    return f"MR.receive({json.dumps(name)}, {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))});\n"
+
+
+def _num(v: Any, digits: int = 4) -> Any:
+    return None if v is None or (isinstance(v, float) and v != v) else (round(v, digits) if isinstance(v, float) else v)
+
+
+def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, specialty: dict[str, str] | None = None,
+               title: str = "") -> Path:
+    """Write the viewer for ``runs`` into ``out_dir``; ``dataset`` (a loaded Dataset) supplies the dialogue,
+    images, ``y_orig`` and rubric texts. Returns the ``index.html`` path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    data_dir = out_dir / "data"
+    if data_dir.exists():
+        shutil.rmtree(data_dir)
+    (data_dir / "cases").mkdir(parents=True)
+    (out_dir / "img").mkdir(exist_ok=True)
+    for name in ASSETS:
+        (out_dir / name).write_text(resources.files("medrealmm.report").joinpath("viewer_assets", name)
+                                    .read_text(encoding="utf-8"), encoding="utf-8")
+
+    run_rows, gens, verdicts = [], [], []
+    for i, r in enumerate(runs.runs):
+        cfg = r.manifest.get("config") or {}
+        summary = pl.read_parquet(r.path / "summary.parquet") if (r.path / "summary.parquet").is_file() else None
+        for mode in sorted(r.case_scores["mode"].unique().to_list()):
+            row = summary.filter(pl.col("mode") == mode).head(1).to_dicts()[0] if summary is not None and \
+                summary.filter(pl.col("mode") == mode).height else {}
+            run_rows.append({"name": r.name, "run_id": r.run_id, "mode": mode, "selection": r.selection,
+                             "model": (cfg.get("model") or {}).get("name") or r.case_scores["model"][0],
+                             "judge": (cfg.get("judge") or {}).get("name") or r.case_scores["judge"][0],
+                             "score": _num(row.get("score")), "ci_low": _num(row.get("ci_low")),
+                             "ci_high": _num(row.get("ci_high")), "n_scored": row.get("n_scored"),
+                             "n_excluded": row.get("n_excluded"), "path": i})
+        g = r.path / "generations.parquet"
+        gens.append(pl.read_parquet(g) if g.is_file() else None)
+        verdicts.append(r.verdicts)
+
+    by_id = {c.id: c for c in (dataset.cases if dataset is not None else [])}
+    case_ids = sorted(set(runs.case_scores["case_id"].to_list()) | set(by_id),
+                      key=lambda x: (x not in by_id, x))
+    meta = runs.case_scores.unique(subset=["case_id"], keep="first")
+    attrs = {r["case_id"]: r for r in meta.iter_rows(named=True)}
+    cases = []
+    for k, cid in enumerate(case_ids):
+        c, a = by_id.get(cid), attrs.get(cid, {})
+        dept = c.department if c else a.get("department")
+        cases.append({"id": cid, "department": dept, "specialty": (specialty or {}).get((dept or "").strip(), ""),
+                      "intent": c.intent if c else a.get("intent"), "stage": c.stage if c else a.get("stage"),
+                      "n_images": c.n_images if c else a.get("n_images"), "n_turns": c.n_turns if c else a.get("n_turns"),
+                      "chunk": k // CHUNK})
+    pos = {cid: k for k, cid in enumerate(case_ids)}
+
+    # scores: per viewer run (run x mode) a list over cases of [score, status, pos_met, n_pos, neg_trig, n_neg, unscored]
+    scores = []
+    for row in run_rows:
+        r = runs.runs[row["path"]]
+        cs = r.case_scores.filter((pl.col("mode") == row["mode"]) & (pl.col("sample") == 0))
+        col = [None] * len(case_ids)
+        for s in cs.iter_rows(named=True):
+            col[pos[s["case_id"]]] = [_num(s["score"]), s["status"], s["n_pos_met"], s["n_pos"], s["n_neg_triggered"],
+                                      s["n_neg"], s["n_unscored"]]
+        scores.append(col)
+    index = {"title": title, "dataset": runs.runs[0].manifest.get("dataset", {}).get("name") if runs.runs else "",
+             "runs": run_rows, "cases": cases, "scores": scores, "chunk": CHUNK}
+    (data_dir / "index.js").write_text(_js("index", index), encoding="utf-8")
+
+    images: dict[str, str] = {}
+    for start in range(0, len(case_ids), CHUNK):
+        chunk = {}
+        for cid in case_ids[start:start + CHUNK]:
+            chunk[cid] = _case_detail(cid, by_id.get(cid), run_rows, runs, gens, verdicts, dataset, out_dir, images)
+        (data_dir / "cases" / f"{start // CHUNK}.js").write_text(_js(f"chunk:{start // CHUNK}", chunk), encoding="utf-8")
+    log.info("viewer: %d runs, %d cases, %d images in %s", len(run_rows), len(case_ids), len(images), out_dir)
+    return out_dir / "index.html"
+
+
+def _image(ref: Any, dataset: Any, out_dir: Path, images: dict[str, str]) -> str | None:
+    """Copy an image into the viewer (named by content) and return its relative path."""
+    try:
+        data = dataset.image_bytes(ref)
+    except (OSError, ValueError):
+        return None
+    digest = ref.sha256 or hashlib.sha256(data).hexdigest()
+    if digest not in images:
+        from medrealmm.inference.prompts import image_mime
+
+        try:
+            ext = {"image/jpeg": ".jpg", "image/png": ".png", "image/webp": ".webp", "image/gif": ".gif",
+                   "image/bmp": ".bmp"}[image_mime(data)]
+        except ValueError:
+            return None
+        name = f"img/{digest[:32]}{ext}"
+        (out_dir / name).write_bytes(data)
+        images[digest] = name
+    return images[digest]
+
+
+def _case_detail(cid: str, case: Any, run_rows: list[dict[str, Any]], runs: RunSet, gens: list[Any],
+                 verdicts: list[pl.DataFrame], dataset: Any, out_dir: Path, images: dict[str, str]) -> dict[str, Any]:
+    detail: dict[str, Any] = {"turns": [], "y_orig": None, "rubric": [], "runs": {}}
+    if case is not None:
+        detail["y_orig"] = case.y_orig
+        detail["rubric"] = [{"id": c.id, "text": c.text, "weight": c.weight} for c in case.rubric]
+        for t in case.turns:
+            detail["turns"].append({"role": t.role, "text": t.text,
+                                    "images": [p for im in t.images if (p := _image(im, dataset, out_dir, images))]})
+    for k, row in enumerate(run_rows):
+        i, mode = row["path"], row["mode"]
+        g = gens[i]
+        entry: dict[str, Any] = {}
+        if g is not None:
+            hit = g.filter((pl.col("case_id") == cid) & (pl.col("mode") == mode) & (pl.col("sample") == 0))
+            if hit.height:
+                h = hit.row(0, named=True)
+                entry.update(reply=h.get("text"), reasoning=h.get("reasoning"), finish=h.get("finish_reason"),
+                             truncated=h.get("truncated"), error=h.get("error"))
+        v = verdicts[i].filter((pl.col("case_id") == cid) & (pl.col("mode") == mode) & (pl.col("sample") == 0))
+        if v.height:
+            entry["verdicts"] = {r["criterion_id"]: [None if r["met"] is None else int(r["met"]), r["status"],
+                                                     r.get("rationale"), r.get("weight"), r.get("criterion")]
+                                 for r in v.iter_rows(named=True)}
+            if not detail["rubric"]:   # no dataset: the criteria as the verdicts recorded them
+                detail["rubric"] = [{"id": r["criterion_id"], "text": r.get("criterion") or r["criterion_id"],
+                                     "weight": r.get("weight")} for r in v.iter_rows(named=True)]
+        if entry:
+            detail["runs"][str(k)] = entry
+    return detail
+
+
+def write_view(cfg: dict[str, Any]) -> Path:
+    """``medrealmm view``: the runs the report would read (``report.runs``/``report.selection``), the
+    dataset for the case texts and images when it can be loaded, into ``view.out_dir``."""
+    from medrealmm.data.specialty import assign, load_groups
+    from medrealmm.report.build import run_locations
+    from medrealmm.report.runs import load_runs
+
+    rep = cfg["report"]
+    locations, root = run_locations(cfg)
+    runs = load_runs(locations, root=root, selection=str(rep.get("selection", "full")))
+    dataset = None
+    try:
+        from medrealmm.data.loader import load_dataset
+
+        dataset = load_dataset({**cfg["data"], "check_images": False})
+    except (ValueError, OSError) as e:
+        log.warning("viewer: the dataset could not be loaded (%s); cases show what the runs recorded, no images", e)
+    groups = load_groups(rep.get("specialty_groups"))
+    depts = runs.case_scores["department"].drop_nulls().unique().to_list()
+    specialty = {d: g for d, (g, _) in assign(depts, groups).items()}
+    out = Path((cfg.get("view") or {}).get("out_dir") or Path(cfg["paths"]["outputs"]) / "view" / cfg["data"]["name"])
+    index = build_view(runs, out, dataset=dataset, specialty=specialty,
+                       title=rep.get("title") or f"MedRealMM cases: {cfg['data']['name']}")
+    log.info("viewer: open %s in a browser (no server needed)", index)
+    return index
