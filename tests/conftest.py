@@ -43,10 +43,16 @@ TABLES = ("generations", "verdicts", "case_scores", "summary", "histogram", "by_
           "by_stage", "by_n_images", "by_n_turns")
 
 
-def read_tables(folder: Path) -> dict[str, pl.DataFrame]:
-    """A record's tables; the summary without its ``run_id`` (which names the record), for comparisons."""
+TIMING = ("latency_s", "batch_s", "batch_size")   # measurements of the run, not results: differ by batching
+
+
+def read_tables(folder: Path, *, timing: bool = False) -> dict[str, pl.DataFrame]:
+    """A record's tables for comparisons: the summary without its ``run_id`` (which names the record) and
+    the generations without their timings (unless ``timing``)."""
     tables = {t: pl.read_parquet(folder / f"{t}.parquet") for t in TABLES}
     tables["summary"] = tables["summary"].drop("run_id", strict=False)
+    if not timing:
+        tables["generations"] = tables["generations"].drop(TIMING, strict=False)
     return tables
 
 

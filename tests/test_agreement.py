@@ -274,3 +274,58 @@ def test_physician_labels_feed_agreement_table(tmp_path):
     got = {r["polarity"]: r for r in table.iter_rows(named=True)}
     assert (got["all"]["rater_a"], got["all"]["rater_b"]) == ("j", "physician")
     assert (got["positive"]["raw_agreement"], got["negative"]["raw_agreement"]) == (1.0, 0.0)
+
+
+# --- three or more raters (a physician panel) ---------------------------------------------------------
+
+from medrealmm.scoring import gwet_ac1_raters  # noqa: E402
+
+
+def _irr_multi(frame, categories=None, confidence=0.95) -> dict:
+    kw = {"categories": categories} if categories is not None else {}
+    return irr.CAC(frame, confidence_level=confidence, digits=15, **kw).gwet()["est"]
+
+
+@pytest.mark.parametrize("name", ["raw_4raters", "raw_5observers", "raw_gender", "raw_ben_gerry"])
+def test_multi_rater_ac1_equals_irrcac_on_its_golden_sets(name: str) -> None:
+    import irrCAC.datasets as golden
+
+    frame = getattr(golden, name)()
+    ref = _irr_multi(frame)
+    cats = sorted({v for v in frame.to_numpy().ravel() if v is not None and v == v})
+    got = gwet_ac1_raters(frame.to_numpy(dtype=object), categories=cats)
+    assert got.ac1 == pytest.approx(float(ref["coefficient_value"]), abs=1e-9)
+    assert got.pa == pytest.approx(float(ref["pa"]), abs=1e-9) and got.pe == pytest.approx(float(ref["pe"]), abs=1e-9)
+    assert got.se == pytest.approx(float(ref["se"]), abs=1e-9)
+    assert got.ci_low == pytest.approx(max(-1.0, float(ref["confidence_interval"][0])), abs=1e-9)
+
+
+def test_raw_4raters_matches_gwets_published_value() -> None:
+    import irrCAC.datasets as golden
+
+    frame = golden.raw_4raters()
+    got = gwet_ac1_raters(frame.to_numpy(dtype=object), categories=[1.0, 2.0, 3.0, 4.0, 5.0])
+    assert round(got.ac1, 5) == 0.77544 and round(got.se, 5) == 0.14295   # Gwet (2014), Table 2.x / irrCAC docs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_multi_rater_ac1_on_random_binary_panels(seed: int) -> None:
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    n, r = int(rng.integers(5, 60)), int(rng.integers(3, 7))
+    truth = rng.random(n) < 0.6
+    panel = np.where(rng.random((n, r)) < 0.8, truth[:, None], ~truth[:, None]).astype(float)
+    panel[rng.random((n, r)) < 0.15] = np.nan                      # some physicians skipped some items
+    ref = _irr_multi(pd.DataFrame(panel), categories=[0.0, 1.0])
+    got = gwet_ac1_raters(panel.astype(object), categories=[0.0, 1.0])
+    assert got.ac1 == pytest.approx(float(ref["coefficient_value"]), abs=1e-9)
+    assert got.se == pytest.approx(float(ref["se"]), abs=1e-9)
+
+
+def test_two_raters_agree_with_the_two_rater_function() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.random(40) < 0.5, rng.random(40) < 0.6
+    two = gwet_ac1(a, b)
+    many = gwet_ac1_raters(np.column_stack([a, b]).astype(float).astype(object), categories=[0.0, 1.0])
+    assert many.ac1 == pytest.approx(two.ac1, abs=1e-12) and many.se == pytest.approx(two.se, abs=1e-12)

@@ -93,6 +93,15 @@ def test_report_has_every_section_figure_and_table(sample_runs: Path, tmp_path: 
     assert pos["raw_agreement"][0] == 1.0                 # majority (dr_b, dr_c) follows the judge on positives
     if neg.height and neg["n"][0]:
         assert neg["raw_agreement"][0] == 0.0             # ... and contradicts it on negatives
+    panel = pl.read_parquet(out / "tables" / "physician_panel.parquet")   # three physicians: multi-rater AC1
+    assert panel["physicians"].to_list()[0] == 3
+    assert panel.filter(pl.col("polarity") == "positive")["ac1"][0] == pytest.approx(1.0)   # all three agree
+    if panel.filter(pl.col("polarity") == "negative").height:
+        assert panel.filter(pl.col("polarity") == "negative")["ac1"][0] < 0.5           # dr_a against dr_b, dr_c
+    for name in ("overall", "dataset", "specialty_mapping"):
+        assert (out / "tables" / f"{name}.parquet").is_file(), name
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "not the paper's judge" in html and "Overall ranking" in html and "Physician panel agreement" in html
     specialty = pl.read_parquet(out / "tables" / "by_specialty.parquet")
     assert "其他" not in set(specialty["specialty"])      # every sample department has a group
     manifest = (out / "manifest.json").read_text(encoding="utf-8")

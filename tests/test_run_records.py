@@ -217,7 +217,7 @@ def test_per_sample_records_and_results_json(tmp_path, server) -> None:
     out = tmp_path / "out"
     cli(served(out, server.base_url, "data.limit=2"), cwd=tmp_path)
     folder = run_dir(out)
-    t = read_tables(folder)
+    t = read_tables(folder, timing=True)
     g = t["generations"]
     case = next(c for c in SAMPLE.cases[:2] if c.n_images)
     sent = json.loads(g.filter(pl.col("case_id") == case.id)["prompt"][0])

@@ -302,6 +302,11 @@ def _judge_section(b: Builder, t: dict[str, pl.DataFrame], has_labels: bool) -> 
         s.blocks.append(Text("One judge only. To compare judges, run several on the same replies, e.g. "
                              "`medrealmm run -m judge=a,b,c data.subset=200`, and give physician labels with "
                              "`report.physicians.csv=labels.csv`."))
+    if "physician_panel" in t:
+        s.blocks.append(Text("Agreement within the physician panel: Gwet's AC1 for three or more raters (as irrCAC "
+                             "computes it), on the criteria the physicians labelled, overall and by polarity — the "
+                             "ceiling a judge can be expected to reach against them."))
+        s.blocks.append(Table("physician_panel", t["physician_panel"], "Physician panel agreement (multi-rater AC1)"))
     if "judge_scores" in t:
         s.blocks.append(Table("judge_scores", t["judge_scores"], "Mean score per judge on the replies every judge "
                               "scored"))
@@ -378,6 +383,13 @@ def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[st
                            schema={"department": pl.String, "group": pl.String, "assigned_by": pl.String})
     labels = _physician_labels(cfg)
     tables = build_tables(runs, opts, labels=labels)
+    phys_csv = (rep.get("physicians") or {}).get("csv")
+    if phys_csv:
+        from medrealmm.scoring.agreement import panel_agreement
+
+        panel = panel_agreement(phys_csv, runs.verdicts, confidence=opts.ci)
+        if panel.height and int(panel["physicians"][0]) >= 3:
+            tables["physician_panel"] = panel
     judge = primary_judge(runs.case_scores, opts.primary_judge)
     tags = _tags(cfg, runs, judge)
     if tags is not None:

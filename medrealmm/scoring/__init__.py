@@ -19,6 +19,7 @@ from medrealmm.scoring.agreement import (
     agreement_table,
     cohen_kappa,
     gwet_ac1,
+    gwet_ac1_raters,
     macro_f1,
     physician_labels,
     raw_agreement,
@@ -46,7 +47,7 @@ from medrealmm.scoring.score import (
 )
 
 __all__ = [
-    "AC1Result", "agreement_table", "cohen_kappa", "gwet_ac1", "macro_f1", "paired_bootstrap_diff",
+    "AC1Result", "agreement_table", "cohen_kappa", "gwet_ac1", "gwet_ac1_raters", "macro_f1", "paired_bootstrap_diff",
     "physician_labels", "raw_agreement", "worst_of_k",
     "CASE_ATTRIBUTES", "DEFAULT_DIMS", "DEFAULT_EDGES", "POLICIES", "RUN_KEY", "UnscoredPolicy",
     "UnscoredVerdictError", "bootstrap_mean_ci", "breakdown", "breakdowns", "bucket_expr",

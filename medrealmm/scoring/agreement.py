@@ -222,6 +222,58 @@ def gwet_ac1(a: RatingsLike, b: RatingsLike, *, confidence: float = 0.95) -> AC1
                      pa, pe)
 
 
+def gwet_ac1_raters(ratings: Any, *, categories: Sequence[Any] | None = None,
+                    confidence: float = 0.95) -> AC1Result:
+    """Gwet's AC1 for any number of raters (a physician panel), unweighted, missing ratings allowed:
+    ``ratings`` is items x raters (NaN or None = not rated), as irrCAC's ``CAC(...).gwet()``.
+
+    With ``r_ik`` raters putting item i in category k and ``r_i`` raters of item i: ``pa`` averages
+    ``sum_k r_ik (r_ik - 1) / (r_i (r_i - 1))`` over the ``n'`` items with ``r_i >= 2``; ``pi_k`` is the
+    mean of ``r_ik / r_i`` over the ``n`` items with a rating; ``pe = sum_k pi_k (1 - pi_k) / (q - 1)``.
+    The variance follows irrCAC (items with one rating contribute to the chance term only); ``categories``
+    fixes the category set (default: the values seen), which changes ``q``.
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    arr = np.asarray(ratings, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"ratings must be items x raters, got shape {arr.shape}")
+    missing = np.vectorize(lambda v: v is None or (isinstance(v, float) and math.isnan(v)))(arr) if arr.size else \
+        np.zeros(arr.shape, dtype=bool)
+    keep = ~missing.all(axis=1)
+    n_dropped = int((~keep).sum())
+    arr, missing = arr[keep], missing[keep]
+    cats = list(categories) if categories is not None else sorted({v for v, m in zip(arr.ravel(), missing.ravel(),
+                                                                                     strict=True) if not m})
+    n, q = arr.shape[0], len(cats)
+    if n == 0 or q < 2:
+        return AC1Result(math.nan, math.nan, math.nan, math.nan, math.nan, n, n_dropped)
+    counts = np.zeros((n, q))
+    for k, c in enumerate(cats):
+        counts[:, k] = ((arr == c) & ~missing).sum(axis=1)
+    r_i = counts.sum(axis=1)
+    two = r_i >= 2
+    n2 = int(two.sum())
+    if n2 == 0:
+        return AC1Result(math.nan, math.nan, math.nan, math.nan, math.nan, n, n_dropped)
+    sum_q = (counts * (counts - 1)).sum(axis=1)
+    den = r_i * (r_i - 1)
+    pa_i = np.where(two, sum_q / np.where(two, den, 1.0), 0.0)
+    pa = float(pa_i[two].mean())
+    pi = (counts / np.where(r_i > 0, r_i, 1.0)[:, None]).sum(axis=0) / n
+    pe = float((pi * (1 - pi)).sum()) / (q - 1)
+    ac1 = (pa - pe) / (1 - pe)
+    if n < 2:
+        return AC1Result(ac1, math.nan, math.nan, math.nan, math.nan, n, n_dropped, pa, pe)
+    ac1_i = (n / n2) * (pa_i - pe * two) / (1 - pe)
+    pe_i = (counts @ (1 - pi)) / (q - 1) / np.where(r_i > 0, r_i, 1.0)
+    ac1_star = ac1_i - 2 * (1 - ac1) * (pe_i - pe) / (1 - pe)
+    variance = float(((ac1_star - ac1) ** 2).sum()) / (n * (n - 1))
+    se = math.sqrt(variance)
+    half = t_quantile((1.0 + confidence) / 2.0, n - 1) * se
+    return AC1Result(ac1, variance, se, max(-1.0, ac1 - half), min(1.0, ac1 + half), n, n_dropped, pa, pe)
+
+
 # --- Student's t quantile (no scipy at run time) --------------------------------------------------
 
 _CF_MIN_DF = 1000
@@ -465,3 +517,32 @@ def physician_labels(csv_path: str | Path, *, rater: str = PHYSICIAN, rater_col:
     log.info("%s: %d physician label(s) on %d item(s); %d tie(s) left unscored", path, df.height,
              out.height, n_ties)
     return out
+
+
+def panel_agreement(csv_path: str | Path, weights: pl.DataFrame | None = None, *, confidence: float = 0.95
+                    ) -> pl.DataFrame:
+    """Gwet's AC1 among the physicians of a panel (three or more raters; the CSV of
+    :func:`physician_labels`, which validates it), overall and by polarity when ``weights``
+    (``case_id``, ``criterion_id``, ``weight``) says which criteria are negative."""
+    physician_labels(csv_path)   # same checks, same messages
+    raw = pl.read_csv(Path(csv_path), infer_schema=False)
+    verdict = pl.col("verdict").str.strip_chars().str.to_lowercase()
+    items = [c for c in ("model", "mode", "sample", "case_id", "criterion_id") if c in raw.columns]
+    df = raw.with_columns(met=pl.when(verdict.is_in(list(_TRUE))).then(1.0).otherwise(0.0))
+    wide = df.pivot(on="physician_id", index=items, values="met", aggregate_function="first")
+    raters = [c for c in wide.columns if c not in items]
+    if weights is not None and {"case_id", "criterion_id", "weight"} <= set(weights.columns):
+        w = weights.select("case_id", "criterion_id", "weight").unique(["case_id", "criterion_id"])
+        wide = wide.join(w, on=["case_id", "criterion_id"], how="left")
+    rows = []
+    parts = [("all", wide)]
+    if "weight" in wide.columns:
+        parts += [("positive", wide.filter(pl.col("weight") > 0)), ("negative", wide.filter(pl.col("weight") < 0))]
+    for polarity, part in parts:
+        if not part.height:
+            continue
+        res = gwet_ac1_raters(part.select(raters).to_numpy().astype(object), categories=[0.0, 1.0],
+                              confidence=confidence)
+        rows.append({"polarity": polarity, "physicians": len(raters), "items": res.n, "ac1": res.ac1,
+                     "ci_low": res.ci_low, "ci_high": res.ci_high, "pa": res.pa, "pe": res.pe})
+    return pl.DataFrame(rows)
