@@ -76,5 +76,5 @@ most used options:
   debug=true                        tracebacks on failure
 
 every value of conf/ can be overridden; `medrealmm {command} --cfg job` prints the composed config,
-`medrealmm {command} --hydra-help` Hydra's own help. Tab completion: eval "$(medrealmm {command} -sc install=bash)"
+`medrealmm {command} --hydra-help` Hydra's own help. Tab completion: eval "$(medrealmm completion bash)"
 """

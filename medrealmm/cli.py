@@ -23,6 +23,7 @@ commands:
   doctor     is this node ready? Python, torch/CUDA/GPUs, vLLM and transformers against the tested versions,
              hub access and token, the CJK font, Slurm, free disk; exits 1 with the fix for each problem
   list       models | judges | data | presets | backends: the options of a config group, one line each
+  completion bash   a bash completion script: eval "$(medrealmm completion bash)" (commands, groups, options)
   view       a static case viewer over every run of data.name (outputs/view/<dataset>/index.html, opens from
              disk): leaderboard -> cases with filters -> a case with dialogue, images, replies, verdicts, a 2nd run
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
@@ -240,6 +241,33 @@ def hydra_app(command: str):
     return app
 
 
+def bash_completion() -> str:
+    """Command names first; then the command's own Hydra completion (groups, options, keys), asked with the
+    command word dropped from the line, as Hydra expects a one-app program."""
+    from medrealmm.catalog import GROUPS
+
+    commands = " ".join(sorted({c.split("-")[0] if c.startswith("rubric-") else c for c in COMMANDS}
+                               | {"list", "completion", "deid-train-qr"}))
+    return f"""_medrealmm_complete() {{
+    local cur=${{COMP_WORDS[COMP_CWORD]}}
+    if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "{commands}" -- "$cur")); return; fi
+    local cmd=${{COMP_WORDS[1]}}
+    case "$cmd" in
+        list) COMPREPLY=($(compgen -W "{' '.join(GROUPS)}" -- "$cur")); return ;;
+        completion) COMPREPLY=($(compgen -W "bash" -- "$cur")); return ;;
+        rubric) if [ "$COMP_CWORD" -eq 2 ]; then
+                    COMPREPLY=($(compgen -W "generate import revise approve export sheets lint report" -- "$cur")); return
+                fi
+                cmd="rubric ${{COMP_WORDS[2]}}" ;;
+    esac
+    local rest=${{COMP_LINE#*"$cmd"}}
+    local line="medrealmm$rest"
+    local point=$(( COMP_POINT - ${{#COMP_LINE}} + ${{#line}} ))
+    COMPREPLY=($(COMP_LINE="$line" COMP_POINT=$point medrealmm $cmd -sc query=bash 2>/dev/null))
+}}
+complete -o nospace -o default -F _medrealmm_complete medrealmm"""
+
+
 def main(argv: list[str] | None = None) -> None:
     import os
 
@@ -258,6 +286,12 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(2)
         argv = [f"rubric-{argv[1]}", *argv[2:]]
         command = argv[0]
+    if command == "completion":         # Hydra completes one app; this wraps it for every command
+        if argv[1:] != ["bash"]:
+            print("usage: eval \"$(medrealmm completion bash)\"", file=sys.stderr)
+            sys.exit(2)
+        print(bash_completion())
+        return
     if command == "list":               # reads conf/ only: no Hydra app, instant
         from medrealmm.catalog import GROUPS, render
 
