@@ -339,3 +339,20 @@ def test_run_corpus_from_config(tmp_path):
     assert len(res.kept) == 3 and (out / "consultations.jsonl").is_file() and (out / "funnel.md").is_file()
     with pytest.raises(ValueError, match="corpus.input"):
         run_corpus({**cfg, "corpus": {**DEFAULT}})
+
+
+def test_the_bundled_raw_logs_walk_through_the_funnel(tmp_path) -> None:
+    """`medrealmm corpus corpus.input=sample`: the sample's consultations kept, the planted noise dropped."""
+    import json
+
+    from medrealmm.config import compose
+    from medrealmm.corpus.funnel import run_corpus
+
+    res = run_corpus(compose(["corpus.input=sample", f"paths.outputs={tmp_path}"]))
+    dropped = {d.id: d.stage for d in res.dropped}
+    assert dropped == {"log-sticker-only": "image_availability", "log-refund": "dialogue_quality",
+                       "log-too-short": "dialogue_quality"}
+    assert "log-identifiers" in {c.id for c in res.kept} and len(res.kept) == 20
+    kept = [json.loads(x) for x in (tmp_path / "corpus" / "sample" / "consultations.jsonl").read_text().splitlines()]
+    assert len(kept) == 20 and all((tmp_path / "corpus" / "sample" / e["content"]).is_file()
+                                   for c in kept for e in c["events"] if e.get("modality") == "image")

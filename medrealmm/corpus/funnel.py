@@ -766,7 +766,13 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
     cfg = _resolved(cfg)
     corpus = dict(cfg["corpus"])
     if not corpus.get("input"):
-        raise ValueError("corpus.input is not set: the raw log (JSONL) or dialogue file to build from")
+        raise ValueError("corpus.input is not set: the raw log (JSONL) or dialogue file to build from "
+                         "(corpus.input=sample: the bundled example logs)")
+    if corpus["input"] == "sample":   # the bundled raw logs of the sample benchmark (with noise to drop)
+        from medrealmm.data.loader import sample_dir
+
+        corpus["input"] = str(sample_dir() / "raw_logs.jsonl")
+        cfg = {**cfg, "corpus": corpus}
     src = Path(corpus["input"]).expanduser()
     if not src.is_file():
         raise FileNotFoundError(f"corpus.input {src} does not exist")

@@ -1852,6 +1852,53 @@ def check_consistency(cases: Sequence[dict[str, Any]], specs: dict[str, Painter]
                          f"unused {sorted(unused)}, or one image used twice")
 
 
+#: Consultations the corpus funnel must drop, each for a reason of its own (plus one with identifiers for
+#: the de-identification stage): the bundled raw logs are not all clean.
+NOISE_LOGS: tuple[dict[str, Any], ...] = (
+    {"id": "log-sticker-only", "department": "皮肤科", "patient": {"age": 30, "sex": "female"}, "events": [
+        {"speaker": "patient", "content": "医生你好，我脸上长痘痘了怎么办？"},
+        {"speaker": "patient", "modality": "image", "content": "images/derm-001-1.jpg", "origin": "sticker"},
+        {"speaker": "doctor", "content": "您好，请问长了多久了？"}, {"speaker": "patient", "content": "一个月了。"},
+        {"speaker": "doctor", "content": "建议外用阿达帕林凝胶，注意清洁。"}, {"speaker": "patient", "content": "好的。"}]},
+    {"id": "log-refund", "department": "消化内科", "patient": {"age": 45, "sex": "male"}, "events": [
+        {"speaker": "patient", "content": "医生，我胃疼。"},
+        {"speaker": "patient", "modality": "image", "content": "images/gi-001-1.png", "origin": "patient_upload"},
+        {"speaker": "doctor", "content": "好的"}, {"speaker": "patient", "content": "算了不问了"},
+        {"speaker": "doctor", "content": "嗯"}, {"speaker": "patient", "content": "申请退款"}]},
+    {"id": "log-too-short", "department": "儿科", "patient": {"age": 3, "sex": "male"}, "events": [
+        {"speaker": "patient", "content": "孩子发烧了，这是化验单。"},
+        {"speaker": "patient", "modality": "image", "content": "images/peds-001-1.jpg", "origin": "patient_upload"},
+        {"speaker": "doctor", "content": "建议去医院。"}]},
+    {"id": "log-identifiers", "department": "内分泌科", "patient": {"age": 52, "sex": "female"}, "events": [
+        {"speaker": "patient", "content": "医生您好，我叫王秀兰，电话13912345678，住在海淀区学院路38号。这是我的血糖报告。"},
+        {"speaker": "patient", "modality": "image", "content": "images/endo-001-1.png", "origin": "patient_upload"},
+        {"speaker": "doctor", "content": "您好，空腹血糖偏高，最近饮食和运动情况怎么样？"},
+        {"speaker": "patient", "content": "平时吃得比较多，很少运动。需要吃药吗？"},
+        {"speaker": "doctor", "content": "建议先控制饮食、每天快走30分钟，一个月后复查空腹血糖和糖化血红蛋白，再决定是否用药。"},
+        {"speaker": "patient", "content": "好的，谢谢医生。"}]},
+)
+
+
+def raw_logs(cases: Sequence[dict[str, Any]]) -> str:
+    """The sample as raw consultation logs (``medrealmm corpus corpus.input=sample``): every case as the
+    whole consultation — a system line, its turns as events with their images, the physician's reply and
+    a closing exchange — then :data:`NOISE_LOGS`, so the corpus → mccp → rubric path can be walked."""
+    logs = []
+    for c in cases:
+        events: list[dict[str, Any]] = [{"speaker": "system", "content": "您已进入在线问诊，医生将尽快回复。"}]
+        for t in c["turns"]:
+            if (t.get("text") or "").strip():
+                events.append({"speaker": t["role"], "content": t["text"]})
+            for im in t.get("images") or ():
+                events.append({"speaker": t["role"], "modality": "image", "content": im["path"],
+                               "origin": "patient_upload" if t["role"] == "patient" else "doctor_upload"})
+        events += [{"speaker": "doctor", "content": c["y_orig"]}, {"speaker": "patient", "content": "好的，谢谢医生。"},
+                   {"speaker": "doctor", "content": "不客气，祝早日康复。"}]
+        patient = {k: v for k, v in (c.get("patient") or {}).items() if v is not None}
+        logs.append({"id": f"log-{c['id']}", "department": c["department"], "patient": patient, "events": events})
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in [*logs, *NOISE_LOGS])
+
+
 def build(out: Path = DEFAULT_OUT, *, font: tuple[Path, int] | None = None) -> dict[str, int]:
     """Write ``cases.jsonl`` and ``images/`` under ``out``; return counts. Stale images are removed."""
     font = font or require_cjk_font()
@@ -1873,6 +1920,9 @@ def build(out: Path = DEFAULT_OUT, *, font: tuple[Path, int] | None = None) -> d
     text = "".join(case_line(c) + "\n" for c in cases)
     (out / "cases.jsonl").write_text(text, encoding="utf-8", newline="\n")
     total += len(text.encode())
+    logs = raw_logs(cases)
+    (out / "raw_logs.jsonl").write_text(logs, encoding="utf-8", newline="\n")
+    total += len(logs.encode())
     counts = {"cases": len(cases), "departments": len({c["department"] for c in cases}), "images": len(specs),
               "bytes": total}
     log.info("wrote %(cases)d cases (%(departments)d departments) and %(images)d images, %(bytes)d bytes",
