@@ -260,17 +260,23 @@ def plan_judge(ctx: Context, generations: list[dict[str, Any]], prompt: JudgePro
                          judge_spec=judge_spec(ctx), prompt=prompt, structured=structured)
 
 
-def stored_generations(ctx: Context) -> list[dict[str, Any]]:
-    items = plan_gen(ctx)
-    store = generation_store(ctx)
-    missing = store.missing(it.key for it in items)
-    if items and len(missing) == len(items):
-        raise RunFailed(f"no generations stored for model {ctx.role('model')['name']} with this config; "
-                        "run `medrealmm generate` (or `medrealmm run`) first")
+def take_stored(store: Store, keys: list[str], *, none: str, some: str) -> list[dict[str, Any]]:
+    """The stored records of ``keys`` (a stage run alone reads what an earlier run of the stage before it
+    stored under the same settings): none stored is an error (``none``), some missing a warning (``some``)."""
+    missing = store.missing(keys)
+    if keys and len(missing) == len(keys):
+        raise RunFailed(none)
     if missing:
-        log.warning("%d of %d replies are missing (failed or not generated yet); their cases are not scored",
-                    len(missing), len(items))
-    return [r for r in store.records(it.key for it in items) if judgeable(r)]
+        log.warning(some, len(missing), len(keys))
+    return store.records(keys)
+
+
+def stored_generations(ctx: Context) -> list[dict[str, Any]]:
+    records = take_stored(generation_store(ctx), [it.key for it in plan_gen(ctx)],
+                          none=f"no generations stored for model {ctx.role('model')['name']} with this config; "
+                               "run `medrealmm generate` (or `medrealmm run`) first",
+                          some="%d of %d replies are missing (failed or not generated yet); their cases are not scored")
+    return [r for r in records if judgeable(r)]
 
 
 def judgeable(generation: dict[str, Any]) -> bool:
@@ -322,15 +328,11 @@ def stored_verdicts(ctx: Context) -> pl.DataFrame:
     write_table(table, ctx.out_dir / "generations.parquet")
     ctx.truncated = table.filter(pl.col("truncated").is_not_null())
     items = plan_judge(ctx, gens, judge_prompt_config(ctx), _structured(ctx.backend_cfg("judge"), judge))
-    store = verdict_store(ctx)
-    missing = store.missing(it.key for it in items)
-    if items and len(missing) == len(items):
-        raise RunFailed(f"no verdicts stored for judge {judge['name']} on model {ctx.role('model')['name']}'s "
-                        "replies with this config; run `medrealmm judge` (or `medrealmm run`) first")
-    if missing:
-        log.warning("%d of %d verdicts are missing (not judged yet); their replies are not scored",
-                    len(missing), len(items))
-    table = records_table(store.records(it.key for it in items), VERDICT_COLUMNS)
+    records = take_stored(verdict_store(ctx), [it.key for it in items],
+                          none=f"no verdicts stored for judge {judge['name']} on model {ctx.role('model')['name']}'s "
+                               "replies with this config; run `medrealmm judge` (or `medrealmm run`) first",
+                          some="%d of %d verdicts are missing (not judged yet); their replies are not scored")
+    table = records_table(records, VERDICT_COLUMNS)
     write_table(table, ctx.out_dir / "verdicts.parquet")
     return table
 
