@@ -102,6 +102,7 @@ def test_report_has_every_section_figure_and_table(sample_runs: Path, tmp_path: 
         assert (out / "tables" / f"{name}.parquet").is_file(), name
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "not the paper" in html and "Overall ranking" in html and "Physician panel agreement" in html
+    assert html.count("cases →") > 5 and "../../view/sample/index.html#/find?model=" in html
     specialty = pl.read_parquet(out / "tables" / "by_specialty.parquet")
     assert "其他" not in set(specialty["specialty"])      # every sample department has a group
     manifest = (out / "manifest.json").read_text(encoding="utf-8")

@@ -127,5 +127,13 @@ def test_navigate_filter_open_enlarge_compare(viewer: Path, browser, tmp_path) -
     d.get(viewer.as_uri() + "#/case/2/0")
     wait.until(lambda d: PAYLOAD in d.find_element(By.CSS_SELECTOR, "[data-testid=rubric]").text)
     assert d.execute_script("return window.__pwned === undefined") and body
+    # a report's "cases →" link: the run by model/mode/judge, the row's department as the filter
+    from urllib.parse import urlencode
+
+    d.get(viewer.as_uri() + "#/find?" + urlencode({"model": "online", "mode": "multimodal", "judge": "qwen2.5-vl-72b",
+                                                    "department": PAYLOAD}))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=n-cases]"))
+    assert d.find_element(By.CSS_SELECTOR, "[data-testid=n-cases]").text == "1"
+    assert "qwen2.5-vl-72b" in d.find_element(By.TAG_NAME, "h1").text
     severe = [e for e in d.get_log("browser") if e["level"] == "SEVERE" and "favicon" not in e["message"]]
     assert not severe, severe

@@ -87,11 +87,28 @@ def run_locations(cfg: dict[str, Any]) -> tuple[list[Path], Path | None]:
 
 # --- sections ------------------------------------------------------------------------------------
 
+def viewer_link(dataset: str, *filters: str) -> Callable[[dict[str, Any]], str | None]:
+    """A table row's cases in the case viewer (``medrealmm view``, next to the report under outputs/):
+    the run is found by model, mode and judge, then the row's own values filter the case list."""
+    from urllib.parse import urlencode
+
+    def link(row: dict[str, Any]) -> str | None:
+        if not row.get("model") or not row.get("mode"):
+            return None
+        q = {"model": row["model"], "mode": row["mode"], "judge": row.get("judge") or ""}
+        for f in filters:
+            if row.get(f) is not None:
+                q["specialty" if f == SPECIALTY else f] = str(row[f])
+        return f"../../view/{dataset}/index.html#/find?{urlencode(q)}"
+
+    return link
+
+
 class Builder:
     """Collects sections; a figure that fails is logged and left out, never the whole report."""
 
-    def __init__(self, font: str | None, figures: bool):
-        self.font, self.figures = font, figures
+    def __init__(self, font: str | None, figures: bool, dataset: str = ""):
+        self.font, self.figures, self.dataset = font, figures, dataset
         self.sections: list[Section] = []
 
     def section(self, id: str, title: str) -> Section:
@@ -174,7 +191,7 @@ def _leaderboard_section(b: Builder, t: dict[str, pl.DataFrame], judge: str) -> 
              "reply)", fig.leaderboard_figure, board)
     for (j, mode), part in board.group_by(["judge", "mode"], maintain_order=True):
         s.blocks.append(Table(f"leaderboard__{j}__{mode}", part, f"Judge {j}, mode {mode}", columns=BOARD_COLS,
-                              file="leaderboard"))
+                              file="leaderboard", link=viewer_link(b.dataset)))
     d = b.section("decomposition", "Criteria met and triggered per case")
     d.blocks.append(Text("The paper's Figure 4: per case, how many positive criteria a reply met (of "
                          "`mean_n_pos`) and how many negative criteria (undesirable behaviours) it triggered "
@@ -218,7 +235,8 @@ def _breakdown_section(b: Builder, t: dict[str, pl.DataFrame], opts: ReportOptio
         b.figure(s, f"heatmap_{dim}", f"Score by {title} (n = scored cases)", fig.heatmap_figure, cells,
                  row="entry", col=dim, value="score", count="n_scored", min_n=opts.min_n,
                  title=f"Score by {title}")
-        s.blocks.append(Table(f"by_{dim}", table, f"By {title}", columns=[dim, *BREAKDOWN_COLS]))
+        link = viewer_link(b.dataset, dim) if dim in ("department", SPECIALTY, "intent", "stage") else None
+        s.blocks.append(Table(f"by_{dim}", table, f"By {title}", columns=[dim, *BREAKDOWN_COLS], link=link))
         if dim == SPECIALTY and unmapped:
             s.blocks.append(Text(f"Departments without a specialty group (shown as 其他): {', '.join(unmapped)}. "
                                  "Set `report.specialty_groups` to map them."))
@@ -402,9 +420,11 @@ def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[st
         from medrealmm.report.fonts import cjk_font
 
         font = cjk_font(font)   # fail early, with the fix, rather than draw boxes
-    b = Builder(font, bool(rep.get("figures", True)))
+    b = Builder(font, bool(rep.get("figures", True)), dataset=str(cfg["data"]["name"]))
     intro = b.section("how-to-read", "How to read this report")
     intro.blocks.append(Text(HOW_TO_READ.format(min_n=opts.min_n)))
+    intro.blocks.append(Text("The `cases →` links of the tables open the cases behind a row in the case viewer; build "
+                             "it first with `medrealmm view` (same data and paths.outputs)."))
     _runs_section(b, runs)
     board = tables["leaderboard"].filter(pl.col("judge") == judge)
     order = board.with_columns(entry_labels(board)).sort("score", descending=True, nulls_last=True)["entry"].to_list()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ class Table:
     columns: list[str] | None = None   # shown columns (the files keep all)
     floats: int = 3
     file: str | None = None            # stem of the CSV/Parquet copy with every column (default: name)
+    link: Callable[[dict[str, Any]], str | None] | None = None   # a row's cases in the viewer (HTML only)
 
 
 FOLD_ROWS = 15   # longer tables start folded in the HTML page: the figure above them is the summary
@@ -105,10 +107,16 @@ def _table_html(t: Table) -> str:
     df = shown(t)
     numeric = {c for c, dt in df.schema.items() if dt.is_numeric()}
     head = "".join(f"<th class=\"{'' if c in numeric else 's'}\">{html.escape(c)}</th>" for c in df.columns)
+    if t.link is not None:
+        head += "<th class=\"s\">cases</th>"
     rows = []
+    full = t.frame.iter_rows(named=True) if t.link is not None else None
     for r in df.iter_rows():
         cells = "".join(f"<td class=\"{'' if c in numeric else 's'}\">{html.escape(cell(v, t.floats))}</td>"
                         for c, v in zip(df.columns, r, strict=True))
+        if full is not None:
+            href = t.link(next(full))
+            cells += f"<td class=\"s\"><a href=\"{html.escape(href)}\">cases →</a></td>" if href else "<td></td>"
         rows.append(f"<tr>{cells}</tr>")
     note = "" if df.width == t.frame.width else f" <small>(all columns: tables/{t.file or t.name}.csv)</small>"
     table = (f"<div class=\"wrap\"><table id=\"t-{html.escape(t.name)}\"><thead><tr>{head}</tr></thead>"

@@ -52,12 +52,24 @@ function route() {
   if (!idx) return;
   const { parts, q } = parseHash();
   try {
+    if (parts[0] === "find") return find(q);
     if (parts[0] === "run") return runView(+parts[1], q);
     if (parts[0] === "case") return caseView(+parts[1], +parts[2], parts[3] === undefined ? null : +parts[3]);
     return board();
   } catch (e) { show(el("p", { cls: "flag" }, "cannot show this page: " + e.message)); }
 }
 window.addEventListener("hashchange", route);
+
+// A report's "cases →" link: the run by model, mode and judge, the row's values as filters.
+function find(q) {
+  const idx = MR.data.index;
+  const i = idx.runs.findIndex((r) => r.model === q.get("model") && r.mode === q.get("mode") &&
+    (!q.get("judge") || r.judge === q.get("judge")));
+  if (i < 0) return show(el("p", { cls: "flag" }, `no run of ${q.get("model")} (${q.get("mode")}) judged by ${q.get("judge")} in this viewer`));
+  const keep = new URLSearchParams();
+  for (const f of FILTERS) if (q.get(f)) keep.set(f, q.get(f));
+  location.replace(`#/run/${i}?${keep}`);
+}
 
 // --- leaderboard ------------------------------------------------------------------------------------
 function board() {
