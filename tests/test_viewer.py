@@ -35,7 +35,13 @@ def viewer(tmp_path_factory) -> Path:
             cli(["run", f"model={model}", f"judge={judge}", "backend@judge_backend=openai",
                  f"judge_backend.base_url={srv.base_url}", "judge_backend.check_model=false",
                  "judge_backend.backoff_s=0.01", *extra, *common], cwd=tmp)
-    r = cli(["view", *common], cwd=tmp)
+    labels = tmp / "physicians.csv"   # three physicians on the first case: met on positives, not met on negatives
+    rows = ["case_id,criterion_id,physician_id,verdict"]
+    for c in recs[0]["rubric"]:
+        rows += [f"{recs[0]['id']},{c['id']},dr_{x},{'met' if c['weight'] > 0 else 'not_met'}" for x in "abc"]
+    labels.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    r = cli(["view", *common, f"report.physicians.csv={labels}", "report.physicians.item_defaults.model=online",
+             "report.physicians.item_defaults.mode=multimodal", "report.physicians.item_defaults.sample=0"], cwd=tmp)
     index = Path(r.stdout.strip().splitlines()[-1])
     assert index.is_file() and index.name == "index.html"
     return index
@@ -127,6 +133,15 @@ def test_navigate_filter_open_enlarge_compare(viewer: Path, browser, tmp_path) -
     d.get(viewer.as_uri() + "#/case/2/0")
     wait.until(lambda d: PAYLOAD in d.find_element(By.CSS_SELECTOR, "[data-testid=rubric]").text)
     assert d.execute_script("return window.__pwned === undefined") and body
+    # physicians' majority against the judge (the test server's judge says "met" on every criterion)
+    d.get(viewer.as_uri() + "#/find?" + "model=online&mode=multimodal&judge=qwen2.5-vl-3b")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=case-row]"))
+    d.get(viewer.as_uri() + "#/case/0/" + d.current_url.split("#/run/")[1].split("?")[0])
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-testid=physician-disagreements]"))
+    n_neg = sum(1 for tr in d.find_elements(By.CSS_SELECTOR, "[data-testid=criterion]")
+                if tr.find_elements(By.TAG_NAME, "td")[1].text.startswith("-"))
+    assert d.find_element(By.CSS_SELECTOR, "[data-testid=physician-disagreements]").text.startswith(f"{n_neg} criteria")
+    assert "3/3" in d.find_element(By.CSS_SELECTOR, "[data-testid=rubric]").text
     # a report's "cases →" link: the run by model/mode/judge, the row's department as the filter
     from urllib.parse import urlencode
 

@@ -40,7 +40,7 @@ def _num(v: Any, digits: int = 4) -> Any:
 
 
 def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, specialty: dict[str, str] | None = None,
-               title: str = "") -> Path:
+               title: str = "", physicians: pl.DataFrame | None = None) -> Path:
     """Write the viewer for ``runs`` into ``out_dir``; ``dataset`` (a loaded Dataset) supplies the dialogue,
     images, ``y_orig`` and rubric texts. Returns the ``index.html`` path."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -100,11 +100,19 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
     (data_dir / "index.js").write_text(_js("index", index), encoding="utf-8")
 
     gen_at, ver_at = _index_rows(run_rows, gens, verdicts)
+    labels: dict[str, dict[str, list[Any]]] = {}
+    if physicians is not None:   # physician_labels(): majority verdict per (case, criterion), for any reply
+        for r in physicians.iter_rows(named=True):
+            labels.setdefault(r["case_id"], {})[r["criterion_id"]] = [
+                None if r["met"] is None else int(r["met"]), r.get("n_met"), r.get("n_physicians"),
+                {k: r.get(k) for k in ("model", "mode", "sample") if r.get(k) is not None}]
     images: dict[str, str] = {}
     for start in range(0, len(case_ids), CHUNK):
         chunk = {}
         for cid in case_ids[start:start + CHUNK]:
             chunk[cid] = _case_detail(cid, by_id.get(cid), run_rows, gen_at, ver_at, dataset, out_dir, images)
+            if cid in labels:
+                chunk[cid]["physicians"] = labels[cid]
         (data_dir / "cases" / f"{start // CHUNK}.js").write_text(_js(f"chunk:{start // CHUNK}", chunk), encoding="utf-8")
     log.info("viewer: %d runs, %d cases, %d images in %s", len(run_rows), len(case_ids), len(images), out_dir)
     return out_dir / "index.html"
@@ -204,7 +212,9 @@ def write_view(cfg: dict[str, Any]) -> Path:
     depts = runs.case_scores["department"].drop_nulls().unique().to_list()
     specialty = {d: g for d, (g, _) in assign(depts, groups).items()}
     out = Path((cfg.get("view") or {}).get("out_dir") or Path(cfg["paths"]["outputs"]) / "view" / cfg["data"]["name"])
-    index = build_view(runs, out, dataset=dataset, specialty=specialty,
+    from medrealmm.report.build import _physician_labels
+
+    index = build_view(runs, out, dataset=dataset, specialty=specialty, physicians=_physician_labels(cfg),
                        title=rep.get("title") or f"MedRealMM cases: {cfg['data']['name']}")
     log.info("viewer: open %s in a browser (no server needed)", index)
     return index

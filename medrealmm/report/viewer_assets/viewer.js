@@ -160,15 +160,22 @@ async function caseView(k, i, j) {
     r.reasoning ? el("details", {}, el("summary", {}, "reasoning"), el("div", { cls: "reply" }, r.reasoning)) : null);
   const sc = (n) => idx.scores[n][k];
   const line = (n) => { const s = sc(n); return s ? `score ${fmt(s[0])} (${s[1]}); positive met ${s[2]}/${s[3]}, negative triggered ${s[4]}/${s[5]}, unscored ${s[6]}` : "not scored"; };
-  let disagree = 0;
+  let disagree = 0, vsPhys = 0;
+  const P = d.physicians || null;   // physicians' majority verdict per criterion (report.physicians.csv)
+  const physFor = (r) => (p) => !p || !p[3] || ((!p[3].model || p[3].model === r.model) && (!p[3].mode || p[3].mode === r.mode));
   const crit = d.rubric.map((cr, n) => {
     const va = (A.verdicts || {})[cr.id], vb = B ? (B.verdicts || {})[cr.id] : null;
     const differs = B && va && vb && va[0] !== null && vb[0] !== null && va[0] !== vb[0];
     if (differs) disagree++;
-    return el("tr", { cls: (cr.weight < 0 ? "neg " : "") + (differs ? "disagree" : ""), "data-testid": "criterion" },
+    const p = P ? P[cr.id] : null, pShown = p && physFor(run)(p) ? p : null;
+    const pDiffers = pShown && va && va[0] !== null && pShown[0] !== null && va[0] !== pShown[0];
+    if (pDiffers) vsPhys++;
+    return el("tr", { cls: (cr.weight < 0 ? "neg " : "") + (differs || pDiffers ? "disagree" : ""), "data-testid": "criterion" },
       el("td", { cls: "num" }, n + 1), el("td", { cls: "num w" }, cr.weight), el("td", {}, cr.text),
       verdictCell(va, cr.weight), el("td", {}, va && va[2] ? va[2] : ""),
-      B ? verdictCell(vb, cr.weight) : null, B ? el("td", {}, vb && vb[2] ? vb[2] : "") : null);
+      B ? verdictCell(vb, cr.weight) : null, B ? el("td", {}, vb && vb[2] ? vb[2] : "") : null,
+      P ? (pShown ? verdictCell([pShown[0]], cr.weight) : el("td", {}, "–")) : null,
+      P ? el("td", { cls: "num" }, pShown ? `${pShown[1]}/${pShown[2]}` : "") : null);
   });
   show(el("h1", {}, c.id),
     el("p", {}, [c.department, c.specialty && `(${c.specialty})`, c.intent, c.stage, `${c.n_images ?? "?"} images`, `${c.n_turns ?? "?"} turns`].filter(Boolean).join(" · ")),
@@ -180,7 +187,9 @@ async function caseView(k, i, j) {
         el("div", { cls: "cols" }, replyBox(run.model, A), B ? replyBox(idx.runs[j].model, B) : null,
           el("div", { cls: "col" }, el("h3", {}, "physician's real reply (y_orig)"), el("div", { cls: "yorig", "data-testid": "yorig" }, d.y_orig ?? "–"))))),
     el("h2", {}, "Rubric"), B ? el("p", { "data-testid": "disagreements" }, `${disagree} criteria judged differently`) : null,
+    P ? el("p", { "data-testid": "physician-disagreements" }, `${vsPhys} criteria where the judge and the physicians' majority disagree`) : null,
     el("table", { "data-testid": "rubric" }, el("thead", {}, el("tr", {}, ["#", "weight", "criterion", `verdict (${run.model})`, "judge's rationale",
-      ...(B ? [`verdict (${idx.runs[j].model})`, "judge's rationale"] : [])].map((h) => el("th", {}, h)))), el("tbody", {}, crit)));
+      ...(B ? [`verdict (${idx.runs[j].model})`, "judge's rationale"] : []),
+      ...(P ? ["physicians (majority)", "met / physicians"] : [])].map((h) => el("th", {}, h)))), el("tbody", {}, crit)));
 }
 document.getElementById("modal").addEventListener("click", (e) => { e.currentTarget.hidden = true; });
