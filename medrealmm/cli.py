@@ -241,6 +241,23 @@ def hydra_app(command: str):
     return app
 
 
+def _check_outputs(overrides: list[str]) -> None:
+    """The outputs folder must be creatable before Hydra makes its log folder inside it; otherwise
+    Hydra fails first, with its own message and exit status 1."""
+    from pathlib import Path
+
+    given = [a.split("=", 1)[1] for a in overrides if a.startswith("paths.outputs=")]
+    value = given[-1] if given else "outputs"
+    if "${" in value or "-m" in overrides or "--multirun" in overrides:
+        return
+    try:
+        Path(value).expanduser().mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        log.error("cannot create the outputs folder %s (%s); choose a writable one with paths.outputs=...",
+                  value, e.strerror or type(e).__name__)
+        sys.exit(2)
+
+
 def bash_completion() -> str:
     """Command names first; then the command's own Hydra completion (groups, options, keys), asked with the
     command word dropped from the line, as Hydra expects a one-app program."""
@@ -315,6 +332,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         sys.exit(2)
     rest = argv[1:]
+    _check_outputs(rest)
     if command not in ("run", "generate", "judge", "score", "merge") and not any(
             a.startswith("hydra.run.dir=") for a in rest):
         # Hydra's own log folder: beside the outputs of the command, not inside a model's run folder

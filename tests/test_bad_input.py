@@ -222,3 +222,11 @@ def test_expected_os_failures_read_as_one_line() -> None:
     assert "permission denied: /ro/outputs" in denied and "paths.outputs" in denied
     missing = _one_line(FileNotFoundError(errno.ENOENT, "No such file or directory", "/data/cases.jsonl"))
     assert missing == "No such file or directory: /data/cases.jsonl"
+
+
+def test_an_outputs_folder_that_cannot_be_created_is_one_line(tmp_path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    r = cli(["run", "preset=smoke", f"paths.outputs={blocker / 'outputs'}"], cwd=tmp_path, check=False)
+    assert r.returncode == 2 and "cannot create the outputs folder" in r.stderr and str(blocker) in r.stderr
+    assert "Traceback" not in r.stderr and "HYDRA_FULL_ERROR" not in r.stderr
