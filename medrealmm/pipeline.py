@@ -100,10 +100,10 @@ def open_context(cfg: dict[str, Any], *, whole: bool = False, stages: tuple[str,
         ctx.out_dir.mkdir(parents=True, exist_ok=True)
         (ctx.out_dir / "done.json").unlink(missing_ok=True)   # done again only when this task finishes
     else:
-        ctx.record = runrecord.start(run_dir, settings=ctx.settings, selection=runrecord.selection_of(cfg["data"]),
-                                     stages=stages, extra={"data": ds.name, "model": cfg["model"]["name"],
-                                                           "judge": cfg["judge"]["name"], "modes": model_modes(ctx),
-                                                           "cases": len(ds.cases)})
+        ctx.record = runrecord.start(run_dir, settings=ctx.settings, stages=stages,
+                                     extra={"data": ds.name, "model": cfg["model"]["name"],
+                                            "judge": cfg["judge"]["name"], "modes": model_modes(ctx),
+                                            "cases": len(ds.cases)})
         ctx.out_dir = ctx.record.path
         log.info("run %s: writing to %s", ctx.record.id, ctx.out_dir)
     if ds.errors:
@@ -427,7 +427,8 @@ def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
 def write_manifest(ctx: Context) -> None:
     ds = ctx.dataset
     dataset = {"name": ds.name, "source": ds.source, "cases": len(ds.cases), "rejected": len(ds.errors),
-               "fingerprint": dataset_fingerprint(ds)}
+               # a record's settings already hashed these cases (a shard's manifest covers its own part)
+               "fingerprint": ctx.settings["dataset"] if ctx.record is not None else dataset_fingerprint(ds)}
     judge = ctx.role("judge")
     ctx.stats["judge_sees_images"] = bool(judge.get("sees_images", False))
     run = None

@@ -134,9 +134,11 @@ def fingerprint(settings: Mapping[str, Any]) -> str:
     return stable_hash(dict(settings))
 
 
-def start(out_dir: Path, *, settings: Mapping[str, Any], selection: Mapping[str, Any], stages: Iterable[str],
+def start(out_dir: Path, *, settings: Mapping[str, Any], stages: Iterable[str],
           extra: Mapping[str, Any] | None = None) -> RunRecord:
-    """Open a new record folder (status ``running``) for this execution."""
+    """Open a new record folder (status ``running``) for this execution; its selection is the
+    ``selection`` part of ``settings``."""
+    selection = settings.get("selection") or {"kind": "full"}
     fp = fingerprint(settings)
     stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     run_id = f"{stamp}-{fp[:8]}-{uuid.uuid4().hex[:4]}"

@@ -181,7 +181,7 @@ def test_records_carry_the_settings_that_produced_them(tmp_path, server) -> None
 # --- the record module itself -------------------------------------------------------------------------
 
 def test_a_running_record_whose_process_died_is_killed_and_never_read(tmp_path) -> None:
-    rec = runrecord.start(tmp_path / "cfg", settings={"seed": 0}, selection={"kind": "full"}, stages=["run"])
+    rec = runrecord.start(tmp_path / "cfg", settings={"seed": 0, "selection": {"kind": "full"}}, stages=["run"])
     assert read_status(rec.path) == "running"
     info = json.loads((rec.path / "run.json").read_text())
     info["pid"] = 2 ** 22 + 12345        # no such process
@@ -198,7 +198,7 @@ def read_status(path: Path) -> str:
 def test_latest_per_fingerprint_and_differing_settings(tmp_path) -> None:
     recs = []
     for seed, err in ((0, None), (0, None), (1, None), (2, "boom")):
-        r = runrecord.start(tmp_path / "cfg", settings={"seed": seed, "model": "m"}, selection={"kind": "full"},
+        r = runrecord.start(tmp_path / "cfg", settings={"seed": seed, "model": "m", "selection": {"kind": "full"}},
                             stages=["generate", "judge", "score"])
         (r.path / "summary.parquet").write_bytes(b"")
         runrecord.finish(r, error=err)
