@@ -98,5 +98,6 @@ def run_review(cfg: dict[str, Any]) -> None:
         return
     sampling = Sampling(share=float(review.get("share", 0.1)), seed=int(review.get("seed", 0)),
                         always_groups=tuple(review.get("always_groups") or ()),
-                        groups=(cfg.get("report") or {}).get("specialty_groups"))
-    write_sheets(out_dir, sampling, batch_size=int(review.get("batch_size", 50)))
+                        groups=(cfg.get("report") or {}).get("specialty_groups"),
+                        scheme=str(review.get("scheme", "sample")), audit_share=float(review.get("audit_share", 0.1)))
+    write_sheets(out_dir, sampling, batch_size=int(review.get("batch_size", 50)), audit=bool(review.get("audit")))

@@ -1,24 +1,34 @@
-"""Stage 5: human review of de-identified cases — sampled sheets out, reviewer decisions back in.
+"""Stage 5: human review of de-identified cases — sheets out, reviewer decisions back in.
 
-Sampling follows the paper: every case of the sensitive specialties (pediatrics, mental health,
-reproductive health, oncology, infectious disease) and a seeded random share of the rest. A sheet is
+Two schemes (``deid.review.scheme``):
+
+- ``paper`` (the paper's Stage 5, the default of ``preset=paper``): every remaining case is reviewed in
+  two passes — (i) residual PII in masked text and images, (ii) clinical utility (masking did not destroy
+  the clinical signal) — and then a second annotator audits a seeded 10% random sample of the approved
+  cases plus every approved case of the sensitive specialties (``deid.review.audit=true`` writes
+  those sheets once the first review's decisions are applied).
+- ``sample`` (our lighter default): every case of the sensitive specialties (pediatrics, mental health,
+  reproductive health, oncology, infectious disease) and a seeded random share of the rest.
+
+A sheet is
 one static HTML page per batch: the masked text with its placeholders, the masked images and the
 audit trail, side by side. Reviewers answer in a CSV (one row per decision; a template is written
 next to the sheets):
 
-    case_id,decision,field,start,end,category,image,x0,y0,x1,y1
-    derm-001,accept,,,,,,,,,
-    derm-002,reject,,,,,,,,,
-    derm-003,remask,turns.0.text,12,15,NAME,,,,,
-    derm-003,remask,,,,,images/derm-003/0-0.jpg,40,10,180,40
-    log-007,remask,events.3.content,4,7,PHONE,,,,,
+    case_id,decision,field,start,end,category,image,x0,y0,x1,y1,pass
+    derm-001,accept,,,,,,,,,,
+    derm-002,reject,,,,,,,,,,utility
+    derm-003,remask,turns.0.text,12,15,NAME,,,,,,pii
+    derm-003,remask,,,,,images/derm-003/0-0.jpg,40,10,180,40,pii
+    log-007,remask,events.3.content,4,7,PHONE,,,,,,audit
 
 Text fields are those of the audit trail: ``turns.N.text`` of a turn record, ``events.N.content`` of an
 event record's text event, ``y_orig``, ``rubric.N.text``.
 
 ``reject`` removes the case; ``remask`` masks a residual identifier the detectors missed (offsets
 into the *masked* text as shown on the sheet, or a box on the masked image); ``accept`` marks it
-reviewed. Free-text notes are not read: they could repeat the identifier.
+reviewed. ``pass`` (optional) says which check found it: ``pii``, ``utility`` or ``audit`` (the second
+annotator); it is kept in the audit trail. Free-text notes are not read: they could repeat the identifier.
 """
 
 from __future__ import annotations
@@ -44,7 +54,9 @@ log = logging.getLogger(__name__)
 
 SENSITIVE_GROUPS: tuple[str, ...] = ("儿科", "精神心理", "妇产科与生殖", "肿瘤", "感染与传染")
 DECISIONS = ("accept", "reject", "remask")
-CSV_COLUMNS = ("case_id", "decision", "field", "start", "end", "category", "image", "x0", "y0", "x1", "y1")
+PASSES = ("pii", "utility", "audit")
+SCHEMES = ("sample", "paper")
+CSV_COLUMNS = ("case_id", "decision", "field", "start", "end", "category", "image", "x0", "y0", "x1", "y1", "pass")
 
 
 class ReviewError(ValueError):
@@ -67,21 +79,50 @@ class Sampling:
     seed: int = 0
     always_groups: tuple[str, ...] = SENSITIVE_GROUPS
     groups: Any = None            # department -> group mapping spec (see medrealmm.data.specialty)
+    scheme: str = "sample"        # "sample" or "paper" (every case, two passes, then a second annotator's audit)
+    audit_share: float = 0.10     # paper scheme: random share of approved cases the second annotator audits
+
+    def __post_init__(self) -> None:
+        if self.scheme not in SCHEMES:
+            raise ValueError(f"deid.review.scheme must be one of {SCHEMES}, got {self.scheme!r}")
+        for name in ("share", "audit_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"deid.review.{name} must be in [0, 1], got {getattr(self, name)}")
+
+    def _groups(self, cases: Sequence[Mapping[str, Any]]) -> dict[str, str | None]:
+        assigned = assign((str(c.get("department") or "") for c in cases), load_groups(self.groups))  # 儿童皮肤科: paediatrics
+        return {c["id"]: assigned.get(str(c.get("department") or "").strip(), (None, ""))[0] for c in cases}
+
+    def _drawn(self, case_id: str, share: float, salt: str = "") -> bool:
+        return int(subset_key(salt + case_id, self.seed)[:8], 16) < int(share * 2**32)
 
     def select(self, cases: Sequence[Mapping[str, Any]]) -> list[tuple[str, str]]:
         """(case id, why) for every case to review, in input order."""
-        if not 0.0 <= self.share <= 1.0:
-            raise ValueError(f"deid.review.share must be in [0, 1], got {self.share}")
-        groups = load_groups(self.groups)
-        assigned = assign((str(c.get("department") or "") for c in cases), groups)   # 儿童皮肤科 is paediatrics
-        threshold = int(self.share * 2**32)
+        group_of = self._groups(cases)
         out = []
         for c in cases:
-            group = assigned.get(str(c.get("department") or "").strip(), (None, ""))[0]
+            group = group_of[c["id"]]
             if group in self.always_groups:
                 out.append((c["id"], f"all cases of {group}"))
-            elif int(subset_key(c["id"], self.seed)[:8], 16) < threshold:
+            elif self.scheme == "paper":
+                out.append((c["id"], "every case (paper: two-pass review)"))
+            elif self._drawn(c["id"], self.share):
                 out.append((c["id"], f"{self.share:.0%} random audit"))
+        return out
+
+    def select_audit(self, cases: Sequence[Mapping[str, Any]], approved: set[str]) -> list[tuple[str, str]]:
+        """The second annotator's sample (paper scheme): every approved case of the sensitive groups and
+        a seeded random share of the other approved cases (drawn independently of the first review)."""
+        group_of = self._groups(cases)
+        out = []
+        for c in cases:
+            if c["id"] not in approved:
+                continue
+            group = group_of[c["id"]]
+            if group in self.always_groups:
+                out.append((c["id"], f"audit: all approved cases of {group}"))
+            elif self._drawn(c["id"], self.audit_share, salt="audit:"):
+                out.append((c["id"], f"audit: {self.audit_share:.0%} random sample of approved cases"))
         return out
 
 
@@ -143,33 +184,69 @@ def _case_html(case: Mapping[str, Any], audit: Mapping[str, Any], why: str, out_
             f"{rows}</table></details></div>")
 
 
-def write_sheets(out_dir: Path, sampling: Sampling, *, batch_size: int = 50) -> list[Path]:
-    """Review sheets for the sampled cases (``review/batch-NNN.html``) and a decisions template."""
+_INSTRUCTIONS = {
+    "sample": ("Check for residual identifiers (names, numbers, hospitals, addresses, dates, faces, codes) and for "
+               "clinical content lost to masking."),
+    "paper": ("Review every case in two passes. Pass 1, residual PII: names, numbers, hospitals, addresses, dates, "
+              "faces and codes left in the masked text and images (remask them, or reject the case). Pass 2, "
+              "clinical utility: masking must not have destroyed the clinical signal the reply depends on "
+              "(reject the case if it did). Write <code>pii</code> or <code>utility</code> in the "
+              "<code>pass</code> column of every reject or remask, and accept every case that passes both."),
+    "audit": ("Second-annotator audit of cases the first review approved. Check again for residual identifiers and "
+              "for lost clinical signal; write <code>audit</code> in the <code>pass</code> column."),
+}
+
+
+def approved_ids(out_dir: Path) -> set[str]:
+    """Cases still in the output that a first review accepted or remasked (not yet audited counts too)."""
+    kept = {c["id"] for c in read_jsonl(out_dir / "cases.jsonl")}
+    return {a["id"] for a in read_jsonl(out_dir / "audit.jsonl")
+            if a["id"] in kept and any(r.get("pass") != "audit" for r in a.get("review") or [])}
+
+
+def write_sheets(out_dir: Path, sampling: Sampling, *, batch_size: int = 50, audit: bool = False) -> list[Path]:
+    """Review sheets for the selected cases (``review/batch-NNN.html``) and a decisions template; with
+    ``audit`` the second annotator's sheets (``review/audit-batch-NNN.html``) over approved cases."""
     cases = read_jsonl(out_dir / "cases.jsonl")
     audits = {a["id"]: a for a in read_jsonl(out_dir / "audit.jsonl")}
-    picked = sampling.select(cases)
+    if audit:
+        approved = approved_ids(out_dir)
+        if not approved:
+            raise ReviewError(f"{out_dir}: no case has a first-review decision yet; apply the first review with "
+                              "deid.review.decisions=<csv> before writing the audit sheets")
+        undecided = len(cases) - len(approved)
+        if undecided and sampling.scheme == "paper":
+            log.warning("review audit: %d case(s) have no first-review decision yet (the paper reviews every case)",
+                        undecided)
+        picked = sampling.select_audit(cases, approved)
+    else:
+        picked = sampling.select(cases)
     by_id = {c["id"]: c for c in cases}
     review = out_dir / "review"
     review.mkdir(exist_ok=True)
+    prefix, kind = ("audit-batch", "audit") if audit else ("batch", sampling.scheme)
+    title = "De-identification audit (second annotator)" if audit else "De-identification review"
     sheets = []
     for b in range(0, len(picked), batch_size):
         batch = picked[b:b + batch_size]
         body = "".join(_case_html(by_id[cid], audits.get(cid, {}), why, out_dir) for cid, why in batch)
         n = b // batch_size + 1
-        page = (f"<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>De-identification review "
-                f"batch {n}</title><style>{_CSS}</style></head><body><h1>De-identification review, batch {n}</h1>"
-                f"<p>{len(batch)} case(s). Check for residual identifiers (names, numbers, hospitals, addresses, "
-                "dates, faces, codes) and for clinical content lost to masking. Record decisions in "
-                "<code>decisions.csv</code> (template next to this file).</p>" + body + "</body></html>")
-        path = review / f"batch-{n:03d}.html"
+        template = "audit_decisions_template.csv" if audit else "decisions_template.csv"
+        page = (f"<!DOCTYPE html><html lang=\"zh-CN\"><head><meta charset=\"utf-8\"><title>{title} "
+                f"batch {n}</title><style>{_CSS}</style></head><body><h1>{title}, batch {n}</h1>"
+                f"<p>{len(batch)} case(s). {_INSTRUCTIONS[kind]} Record decisions in a CSV "
+                f"(<code>{template}</code> next to this file).</p>" + body + "</body></html>")
+        path = review / f"{prefix}-{n:03d}.html"
         path.write_text(page, encoding="utf-8")
         sheets.append(path)
-    with open(review / "decisions_template.csv", "w", encoding="utf-8", newline="") as fh:
+    with open(review / ("audit_decisions_template.csv" if audit else "decisions_template.csv"), "w",
+              encoding="utf-8", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(CSV_COLUMNS)
         for cid, _ in picked:
-            w.writerow([safe_cell(cid), "", "", "", "", "", "", "", "", "", ""])
-    log.info("review: %d of %d case(s) sampled into %d sheet(s) in %s", len(picked), len(cases), len(sheets), review)
+            w.writerow([safe_cell(cid), *[""] * 10, "audit" if audit else ""])
+    log.info("review%s: %d of %d case(s) selected (%s scheme) into %d sheet(s) in %s", " audit" if audit else "",
+             len(picked), len(cases), sampling.scheme, len(sheets), review)
     return sheets
 
 
@@ -186,6 +263,7 @@ class Decision:
     category: str = ""
     image: str = ""
     box: tuple[int, int, int, int] | None = None
+    pass_: str = ""
 
 
 def read_decisions(path: Path) -> list[Decision]:
@@ -204,7 +282,10 @@ def read_decisions(path: Path) -> list[Decision]:
                 raise ReviewError(f"{path}: row {n}: empty case_id")
             if decision not in DECISIONS:
                 raise ReviewError(f"{path}: row {n}: decision {decision!r} is not one of {DECISIONS}")
-            d = Decision(n, get("case_id"), decision)
+            pass_ = get("pass").lower()
+            if pass_ and pass_ not in PASSES:
+                raise ReviewError(f"{path}: row {n}: pass {pass_!r} is not one of {PASSES} (or empty)")
+            d = Decision(n, get("case_id"), decision, pass_=pass_)
             if decision == "remask":
                 category = get("category").upper()
                 if category not in (*CATEGORIES, "FACE", "QR", "BARCODE", "SIGNATURE"):
@@ -212,10 +293,11 @@ def read_decisions(path: Path) -> list[Decision]:
                 try:
                     if get("field"):
                         d = Decision(n, d.case_id, decision, field=get("field"), start=int(get("start")),
-                                     end=int(get("end")), category=category)
+                                     end=int(get("end")), category=category, pass_=pass_)
                     elif get("image"):
                         box = tuple(int(get(k)) for k in ("x0", "y0", "x1", "y1"))
-                        d = Decision(n, d.case_id, decision, image=get("image"), box=box, category=category)  # type: ignore[arg-type]
+                        d = Decision(n, d.case_id, decision, image=get("image"), box=box,  # type: ignore[arg-type]
+                                     category=category, pass_=pass_)
                     else:
                         raise ReviewError(f"{path}: row {n}: remask needs field+start+end or image+x0,y0,x1,y1")
                 except ValueError as e:
@@ -242,7 +324,8 @@ def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
             raise ReviewError(f"{csv_path}: row {d.row}: case {d.case_id!r} is not in {out_dir / 'cases.jsonl'}")
         audit = audits.setdefault(d.case_id, {"id": d.case_id})
         audit.setdefault("review", []).append({"row": d.row, "decision": d.decision,
-                                               **({"category": d.category} if d.category else {})})
+                                               **({"category": d.category} if d.category else {}),
+                                               **({"pass": d.pass_} if d.pass_ else {})})
         counts[d.decision] += 1
         if d.decision == "reject":
             rejected.add(d.case_id)
@@ -261,6 +344,7 @@ def apply_decisions(out_dir: Path, csv_path: Path) -> dict[str, int]:
         elif d.decision == "remask":
             _remask_image(out_dir, by_id[d.case_id], d, csv_path)
     kept = [c for c in cases if c["id"] not in rejected]
+    # the reason stays fixed (the corpus funnel reads it as its review stage); the pass is in the audit trail
     removed += [{"id": cid, "reason": "rejected by reviewer"} for cid in sorted(rejected)]
     write_rows(out_dir / "cases.jsonl", kept)
     write_rows(out_dir / "audit.jsonl", [a for cid, a in audits.items() if cid not in rejected])
