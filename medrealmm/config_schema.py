@@ -81,6 +81,8 @@ class Reasoning(_Group):
     thinks: bool = False
     opened_by_template: bool | Literal["auto"] = "auto"
     length_is_truncation: bool = True
+    effort: str | None = None
+    effort_kwarg: str | None = Field(default=None, min_length=1)
 
 
 class Scoring(_Group):

@@ -27,6 +27,7 @@ from medrealmm import runrecord
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
+from medrealmm.inference.reasoning import template_kwargs
 from medrealmm.store import Store
 
 log = logging.getLogger(__name__)
@@ -297,7 +298,7 @@ def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -
         prompt=prompt, image_bytes=ctx.dataset.image_bytes,
         max_retries=int(judge.get("max_retries", 2)), retry_temperature=float(judge.get("retry_temperature", 0.7)),
         structured=structured,
-        chat_template_kwargs=judge.get("chat_template_kwargs") or {}, seed=ctx.seed)
+        chat_template_kwargs=template_kwargs(judge.get("chat_template_kwargs"), judge.get("reasoning")), seed=ctx.seed)
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["judging"] = stats
     table = records_table(store.records(it.key for it in items), VERDICT_COLUMNS)

@@ -18,7 +18,8 @@ from tqdm import tqdm
 
 from medrealmm.inference.base import Backend, ChatRequest, Sampling
 from medrealmm.inference.prompts import PromptConfig, generation_messages, image_identity, inline_images
-from medrealmm.inference.reasoning import reasoning_settings, split_reasoning, template_opens_think, truncated
+from medrealmm.inference.reasoning import (effort_applied, reasoning_settings, split_reasoning, template_kwargs,
+                                           template_opens_think, truncated)
 from medrealmm.schema import Case, ImageRef, Mode, stable_hash
 from medrealmm.store import Store
 
@@ -91,6 +92,7 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
     closed, or stopped at ``max_tokens``) is recorded with ``truncated`` set; with ``retry_truncated``
     it is asked again that many times with fresh seeds first."""
     rcfg = reasoning_settings(reasoning_cfg)
+    chat_template_kwargs = template_kwargs(chat_template_kwargs, reasoning_cfg)
     opened: bool | None = None if rcfg["opened_by_template"] == "auto" else bool(rcfg["opened_by_template"])
     todo = store.missing(it.key for it in items)
     stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0,
@@ -134,6 +136,14 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                     log.info("the chat template of %s opens <think>: a reply without </think> never answered",
                              model_name)
             stats["template_opens_think"] = int(opened)
+            applied = effort_applied(backend, chat_template_kwargs, reasoning_cfg)
+            if applied is not None:
+                stats["effort_applied"] = int(applied)
+                if not applied:
+                    log.warning("%s: reasoning.effort=%s is passed as the chat-template variable %r, but the model's "
+                                "template ignores it (the prompt is unchanged): the model thinks at its default "
+                                "effort. Check reasoning.effort_kwarg against the model card.", model_name,
+                                rcfg["effort"], rcfg["effort_kwarg"])
         image_url = inline_images(image_bytes)
         final: dict[str, dict[str, Any]] = {}
         ask = list(pending)

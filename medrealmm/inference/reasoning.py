@@ -58,11 +58,42 @@ def truncated(text: str | None, finish_reason: str | None, *, opened_by_template
 
 
 #: A model config's ``reasoning`` block, with these defaults where it says nothing.
-REASONING_DEFAULTS = {"thinks": False, "opened_by_template": "auto", "length_is_truncation": True}
+REASONING_DEFAULTS = {"thinks": False, "opened_by_template": "auto", "length_is_truncation": True,
+                      "effort": None, "effort_kwarg": None}
+
+#: Effort values that only say whether the model thinks (Table 4's "on" and "–"): nothing to pass on.
+_NO_LEVEL = (None, "on", "off", "")
 
 
 def reasoning_settings(role_reasoning: dict | None) -> dict:
     return {**REASONING_DEFAULTS, **{k: v for k, v in (role_reasoning or {}).items() if v is not None}}
+
+
+def template_kwargs(chat_template_kwargs: dict | None, role_reasoning: dict | None) -> dict:
+    """The chat-template variables a request carries: the config's own, plus the thinking effort
+    (``reasoning.effort``) under the variable the model's template reads it from
+    (``reasoning.effort_kwarg``, e.g. ``reasoning_effort``) when both are given."""
+    out = dict(chat_template_kwargs or {})
+    r = reasoning_settings(role_reasoning)
+    if r["effort_kwarg"] and r["effort"] not in _NO_LEVEL and r["effort_kwarg"] not in out:
+        out[str(r["effort_kwarg"])] = r["effort"]
+    return out
+
+
+def effort_applied(backend: object, kwargs: dict, role_reasoning: dict | None) -> bool | None:
+    """Whether the template turns the effort into a different prompt (``None``: there is no effort to
+    pass, or the backend is a server whose template we cannot render). A template that ignores the
+    variable leaves the model at its default effort: the caller warns and records it."""
+    r = reasoning_settings(role_reasoning)
+    name = r["effort_kwarg"]
+    render = getattr(backend, "generation_prompt", None)
+    if not name or r["effort"] in _NO_LEVEL or name not in kwargs or render is None:
+        return None
+    without = {k: v for k, v in kwargs.items() if k != name}
+    try:
+        return str(render(kwargs)) != str(render(without))
+    except Exception:  # noqa: BLE001  a template that cannot render a plain message: unknown
+        return None
 
 
 def template_opens_think(backend: object, chat_template_kwargs: dict | None) -> bool:

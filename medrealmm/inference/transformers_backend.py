@@ -176,7 +176,8 @@ class TransformersBackend:
             dtype = "bfloat16" if on_cuda else "float32"
         self.dtype = dtype
         torch_dtype = getattr(torch, dtype)
-        if chat_template and Path(chat_template).expanduser().is_file():
+        if chat_template and "{" not in chat_template and Path(chat_template).expanduser().is_file():  # a path,
+            # not the template itself (a long template string is no file name: stat() would fail on it)
             chat_template = Path(chat_template).expanduser().read_text()
         self.chat_template = chat_template
 
