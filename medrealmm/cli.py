@@ -27,6 +27,9 @@ commands:
   view       a static case viewer over every run of data.name (outputs/view/<dataset>/index.html, opens from
              disk): leaderboard -> cases with filters -> a case with dialogue, images, replies, verdicts, a 2nd run
   runs       list the run records of a dataset (id, status, when, cases covered, seed, fingerprint, score)
+  store <action>  the result store (paths.store): stats (counts per partition), verify (every record; a damaged
+             line named by file and line), compact (small chunk files into few), gc (records no run under
+             paths.outputs shows; store.dry_run=true to see first), migrate (an old-layout store, once)
   leaderboard  one table of every run of a dataset under paths.outputs (leaderboard.md/.parquet)
   report     one HTML report (+ Markdown, CSV, Parquet) over many runs: leaderboard, ablation,
              breakdowns, distributions, paired comparisons, worst-of-k, judge agreement
@@ -58,8 +61,10 @@ COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "j
             "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "doctor": (), "view": (), "report": (),
             "deid": (), "deid-review": (), "corpus": (), "mccp": (),
             **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
-                                           "report")}}
-READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor", "view")   # read finished runs only: no data path needed
+                                           "report")},
+            **{f"store-{a}": () for a in ("stats", "verify", "compact", "gc", "migrate")}}
+READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor", "view",   # read finished runs only: no data path needed
+             *(c for c in COMMANDS if c.startswith("store-")))
 EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
@@ -131,6 +136,13 @@ def execute(command: str, cfg_node) -> None:
 
             print(f"runs of {cfg['data']['name']} under {root}:\n")
             print(markdown_table(pl.DataFrame(rows)))
+            return
+        if command.startswith("store-"):
+            from medrealmm.store.commands import run as store_command
+
+            status = store_command(command.removeprefix("store-"), cfg)
+            if status:
+                sys.exit(status)
             return
         if command == "leaderboard":
             from medrealmm.report.leaderboard import write_leaderboard
@@ -263,7 +275,7 @@ def bash_completion() -> str:
     command word dropped from the line, as Hydra expects a one-app program."""
     from medrealmm.catalog import GROUPS
 
-    commands = " ".join(sorted({c.split("-")[0] if c.startswith("rubric-") else c for c in COMMANDS}
+    commands = " ".join(sorted({c.split("-")[0] if c.startswith(("rubric-", "store-")) else c for c in COMMANDS}
                                | {"list", "completion", "deid-train-qr"}))
     return f"""_medrealmm_complete() {{
     local cur=${{COMP_WORDS[COMP_CWORD]}}
@@ -276,6 +288,10 @@ def bash_completion() -> str:
                     COMPREPLY=($(compgen -W "generate import revise approve export sheets lint report" -- "$cur")); return
                 fi
                 cmd="rubric ${{COMP_WORDS[2]}}" ;;
+        store) if [ "$COMP_CWORD" -eq 2 ]; then
+                   COMPREPLY=($(compgen -W "stats verify compact gc migrate" -- "$cur")); return
+               fi
+               cmd="store ${{COMP_WORDS[2]}}" ;;
     esac
     local rest=${{COMP_LINE#*"$cmd"}}
     local line="medrealmm$rest"
@@ -302,6 +318,13 @@ def main(argv: list[str] | None = None) -> None:
                   "[key=value ...]", file=sys.stderr)
             sys.exit(2)
         argv = [f"rubric-{argv[1]}", *argv[2:]]
+        command = argv[0]
+    if command == "store":              # `medrealmm store stats ...` -> the store-stats app
+        if len(argv) < 2 or f"store-{argv[1]}" not in COMMANDS:
+            what = f"unknown store action {argv[1]!r}\n" if len(argv) > 1 and "=" not in argv[1] else ""
+            print(f"{what}usage: medrealmm store <stats|verify|compact|gc|migrate> [key=value ...]", file=sys.stderr)
+            sys.exit(2)
+        argv = [f"store-{argv[1]}", *argv[2:]]
         command = argv[0]
     if command == "completion":         # Hydra completes one app; this wraps it for every command
         if argv[1:] != ["bash"]:

@@ -28,7 +28,7 @@ from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
 from medrealmm.inference.reasoning import template_kwargs
-from medrealmm.store import Store
+from medrealmm.store import Store, layout
 
 log = logging.getLogger(__name__)
 
@@ -178,12 +178,9 @@ def judge_spec(ctx: Context) -> str:
 
 
 def generation_store(ctx: Context) -> Store:
+    """The model's replies under these settings (every judge reads them): ``generations/<model>-<spec>``."""
     name, spec = generation_spec(ctx)
-    return Store(ctx.store_root, f"generations/{safe(name)}-{spec[:12]}")
-
-
-def safe(name: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+    return Store(ctx.store_root, layout.generation_kind(name, spec))
 
 
 def plan_gen(ctx: Context) -> list[GenItem]:
@@ -252,7 +249,11 @@ def judge_prompt_config(ctx: Context) -> JudgePromptConfig:
 
 
 def verdict_store(ctx: Context) -> Store:
-    return Store(ctx.store_root, f"verdicts/{safe(ctx.role('judge')['name'])}-{judge_spec(ctx)[:12]}")
+    """This judge's verdicts on this model's replies, the partition a run (or any shard of it) reads:
+    ``verdicts/<judge>-<spec>/<model>-<spec>``; an old-layout judge folder is read too until migrated."""
+    judge, (name, spec) = ctx.role("judge")["name"], generation_spec(ctx)
+    jspec = judge_spec(ctx)
+    return Store(ctx.store_root, layout.verdict_kind(judge, jspec, name, spec), legacy=layout.judge_kind(judge, jspec))
 
 
 def plan_judge(ctx: Context, generations: list[dict[str, Any]], prompt: JudgePromptConfig,

@@ -113,7 +113,7 @@ def test_a_damaged_store_line_is_skipped_named_and_redone(tmp_path, server) -> N
     args = served(out, server.base_url, "data.limit=2", model="online")
     cli(args, cwd=tmp_path)
     first = read_tables(run_dir(out))
-    chunk = sorted((out / "store").glob("verdicts/*/*.jsonl"))[0]
+    chunk = sorted((out / "store").glob("verdicts/*/*/*.jsonl"))[0]
     lines = chunk.read_text(encoding="utf-8").splitlines(keepends=True)
     lines[1] = lines[1][: len(lines[1]) // 2] + "\n"                     # a truncated record
     chunk.write_text("".join(lines) + '{"garbled\n', encoding="utf-8")

@@ -141,7 +141,7 @@ def test_online_model_scores_the_physicians_reply(tmp_path, tiny_cache) -> None:
 def wait_for_chunks(folder: Path, proc: subprocess.Popen, timeout: float = 300) -> int:
     t0 = time.time()
     while time.time() - t0 < timeout:
-        n = len(list(folder.glob("verdicts/*/*.jsonl")))
+        n = len(list(folder.glob("verdicts/*/*/*.jsonl")))
         if n >= 2 or proc.poll() is not None:
             return n
         time.sleep(0.01)
@@ -171,7 +171,7 @@ def test_killed_mid_judging_resumes_to_identical_tables(tmp_path, tiny_cache) ->
     for name in a:
         assert_frame_equal(a[name], b[name], check_exact=True)
     # no duplicate rows in the store either
-    keys = [json.loads(l)["key"] for f in (killed / "store").glob("verdicts/*/*.jsonl") for l in f.read_text().splitlines()]
+    keys = [json.loads(l)["key"] for f in (killed / "store").glob("verdicts/*/*/*.jsonl") for l in f.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == criteria()
 
 
