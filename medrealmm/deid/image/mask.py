@@ -1,4 +1,7 @@
-"""Loading (EXIF orientation first), black-box masking, and writing images with no metadata at all.
+"""Loading (EXIF orientation first), masking (black boxes and polygons), writing with no metadata at all.
+
+Text lines on a tilted photo are filled as the OCR quadrilateral, not its bounding rectangle (which
+covers the neighbouring rows); codes and faces are rectangles.
 
 Photos carry identifiers outside their pixels too: EXIF (GPS position, capture time, camera serial,
 owner name), XMP, IPTC, ICC profiles (device descriptions), comments and PNG text chunks. We never
@@ -98,17 +101,67 @@ def _to_rgb(im: Image.Image) -> Image.Image:
 
 
 def mask_boxes(image: np.ndarray, boxes: Iterable[Box], color: tuple[int, int, int] = (0, 0, 0)) -> np.ndarray:
-    """A copy of ``image`` with each box (clipped to the image) filled solid ``color``.
+    """A copy of ``image`` with each box (clipped to the image) filled solid ``color``: its quad
+    where it has one (a tilted text line), else its rectangle.
 
     Solid fill rather than blur or pixelation: blurred text and faces can be recovered.
     """
     out = np.array(image, copy=True)
     h, w = out.shape[:2]
+    fill = color if out.ndim == 3 else color[0]
     for box in boxes:
         b = box.clip(w, h)
-        if b is not None:
-            out[b.y0:b.y1, b.x0:b.x1] = color if out.ndim == 3 else color[0]
+        if b is None:
+            continue
+        if b.quad is None:
+            out[b.y0:b.y1, b.x0:b.x1] = fill
+        else:
+            inside = quad_pixels(b)
+            out[b.y0:b.y1, b.x0:b.x1][inside] = fill
     return out
+
+
+def coverage(boxes: Iterable[Box], width: int, height: int) -> np.ndarray:
+    """The height x width boolean mask :func:`mask_boxes` fills (overlaps counted once)."""
+    cover = np.zeros((height, width), dtype=bool)
+    for box in boxes:
+        b = box.clip(width, height)
+        if b is None:
+            continue
+        if b.quad is None:
+            cover[b.y0:b.y1, b.x0:b.x1] = True
+        else:
+            cover[b.y0:b.y1, b.x0:b.x1] |= quad_pixels(b)
+    return cover
+
+
+_HALF_DIAGONAL = 0.7072
+
+
+def quad_pixels(box: Box) -> np.ndarray:
+    """Which pixels of the box's rectangle its quad touches (a boolean array of the rectangle's shape).
+
+    A pixel counts when its centre lies within half a pixel diagonal of every edge's line (each
+    pixel the polygon touches, not only those whose centre is inside: a mask errs towards covering). The quad
+    must be convex (OCR line quads are); a non-convex or degenerate one fills the whole rectangle.
+    """
+    if box.quad is None:
+        return np.ones((box.y1 - box.y0, box.x1 - box.x0), dtype=bool)
+    q = np.asarray(box.quad, dtype=np.float64)
+    ys = np.arange(box.y0, box.y1, dtype=np.float64)[:, None]
+    xs = np.arange(box.x0, box.x1, dtype=np.float64)[None, :]
+    edges = np.roll(q, -1, axis=0) - q
+    cross = edges[:, 0] * np.roll(edges[:, 1], -1) - edges[:, 1] * np.roll(edges[:, 0], -1)
+    if not (np.all(cross > 0) or np.all(cross < 0)):
+        return np.ones((box.y1 - box.y0, box.x1 - box.x0), dtype=bool)
+    sign = 1.0 if cross[0] > 0 else -1.0
+    inside = np.ones((box.y1 - box.y0, box.x1 - box.x0), dtype=bool)
+    for (px, py), (dx, dy) in zip(q, edges):
+        norm = float(np.hypot(dx, dy))
+        # signed distance to the edge's line, positive inside (y down: clockwise quads have cross > 0)
+        dist = sign * (dx * (ys - py) - dy * (xs - px)) / norm
+        inside &= dist >= -_HALF_DIAGONAL
+    return inside
 
 
 _OUTPUT_FOR = {"JPG": "JPEG", "MPO": "JPEG", "JPEG": "JPEG", "PNG": "PNG", "WEBP": "WEBP", "BMP": "BMP",

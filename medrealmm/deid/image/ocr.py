@@ -13,7 +13,10 @@ Why we drive rapidocr's three models ourselves instead of calling ``RapidOCR()(i
   ("20", "男") are read the right way up too, which per-line classification gets wrong.
 
 Recognised text is an identifier candidate: it never goes to logs; :class:`OcrLine` hides it from
-``repr``. Boxes (no text) are what the detector returns.
+``repr``. Boxes (no text) are what the detector returns; each carries its quadrilateral — the line's,
+or for an identifier inside a line (the value after 姓名:) the part of it between the identifier's
+first and last character, interpolated along the line's own direction — and the mask fills that
+quadrilateral, so a tilted photo loses only the identifier, not the rows around it.
 """
 
 from __future__ import annotations
@@ -191,11 +194,9 @@ def _estimated_positions(text: str) -> np.ndarray:
 
 
 def quad_to_box(quad: np.ndarray, category: str, detector: str, score: float = 1.0) -> Box | None:
-    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
-    x1, y1 = np.ceil(quad.max(axis=0)).astype(int)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    return Box(int(x0), int(y0), int(x1), int(y1), category, detector, float(score))
+    """The box to mask for a (sub-)line quad: its bounding rectangle *and* the quad itself, which is
+    what gets filled — on a tilted page the rectangle would cover the neighbouring rows."""
+    return Box.from_quad(quad, category, detector, score)
 
 
 # ------------------------------------------------------------------------------------------- form rules

@@ -20,18 +20,19 @@ from typing import Any
 import numpy as np
 
 from medrealmm.deid.image.base import Box, ImageDetector, make_detector
-from medrealmm.deid.image.mask import ImageSource, encode_clean, format_for, load_image, mask_boxes
+from medrealmm.deid.image.mask import ImageSource, coverage, encode_clean, format_for, load_image, mask_boxes
 
 log = logging.getLogger(__name__)
 
 
 @dataclass
 class ImageResult:
-    """One de-identified image: pixels with boxes blacked out, and what the audit trail needs."""
+    """One de-identified image: pixels with boxes (OCR lines: their quads) blacked out, and what the
+    audit trail needs."""
 
     index: int                               # position in the input sequence
     image: np.ndarray = field(repr=False)    # masked RGB, EXIF orientation applied
-    boxes: list[Box]                         # padded and clipped, in ``image`` coordinates
+    boxes: list[Box]                         # padded and clipped, in ``image`` coordinates (quads too)
     timings: dict[str, float]                # seconds per stage: load, <detector stages>, mask, save
     metadata_removed: list[str]              # names of the metadata blocks the input had (JFIF, EXIF, XMP …)
     original_size: tuple[int, int]           # (width, height) as stored in the input file
@@ -46,9 +47,7 @@ class ImageResult:
     def masked_share(self) -> float:
         """Share of the image area under a mask (overlaps counted once)."""
         h, w = self.image.shape[:2]
-        cover = np.zeros((h, w), dtype=bool)
-        for b in self.boxes:
-            cover[b.y0:b.y1, b.x0:b.x1] = True
+        cover = coverage(self.boxes, w, h)
         return float(cover.mean()) if cover.size else 0.0
 
     def audit(self) -> dict[str, Any]:
@@ -59,7 +58,8 @@ class ImageResult:
 
 
 class ImagePipeline:
-    """Runs ``detectors`` over batches of images and masks what they find, grown by ``pad`` pixels.
+    """Runs ``detectors`` over batches of images and masks what they find, grown by ``pad`` pixels
+    (a quad along its own edges, a rectangle along x and y).
 
     ``progress``: a tqdm bar over images (None: only for ``progress_min`` images or more).
     """
@@ -119,6 +119,38 @@ class ImagePipeline:
             arrays.append(arr)
             infos.append(info)
             timings.append({"load": time.perf_counter() - t0})
+        found = self._detect(arrays, timings)
+        results: list[ImageResult] = []
+        for i, (arr, info) in enumerate(zip(arrays, infos)):
+            t0 = time.perf_counter()
+            h, w = arr.shape[:2]
+            masked, boxes = self.mask(arr, found[i])
+            timings[i]["mask"] = time.perf_counter() - t0
+            res = ImageResult(index=offset + i, image=masked, boxes=boxes, timings=timings[i],
+                              metadata_removed=list(info.metadata), original_size=info.stored_size, size=info.size,
+                              orientation=info.orientation, format=info.format)
+            results.append(res)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("image %d: %dx%d orientation %d, metadata removed %s, boxes %s, timings %s",
+                          res.index, w, h, res.orientation, res.metadata_removed or "none", res.categories(),
+                          {k: round(v, 3) for k, v in res.timings.items()})
+        total = Counter(b.category for r in results for b in r.boxes)
+        log.info("images %d-%d: %d boxes %s in %.2f s", offset, offset + len(results) - 1, sum(total.values()),
+                 dict(sorted(total.items())), time.perf_counter() - t_batch)
+        return results
+
+    def detect(self, arrays: Sequence[np.ndarray]) -> list[list[Box]]:
+        """What every detector finds in decoded RGB arrays, unpadded (benchmarks compare masks on it)."""
+        return self._detect(arrays, [{} for _ in arrays])
+
+    def mask(self, image: np.ndarray, found: Sequence[Box]) -> tuple[np.ndarray, list[Box]]:
+        """``image`` with ``found`` grown by ``pad`` and clipped, filled black; and those final boxes."""
+        h, w = image.shape[:2]
+        boxes = [c for b in found if (c := b.pad(self.pad).clip(w, h)) is not None]
+        return mask_boxes(image, boxes), boxes
+
+    def _detect(self, arrays: Sequence[np.ndarray], timings: list[dict[str, float]]) -> list[list[Box]]:
+        """Each detector over the whole batch; per-image seconds added to ``timings``."""
         found: list[list[Box]] = [[] for _ in arrays]
         for det in self.detectors:
             t0 = time.perf_counter()
@@ -134,25 +166,7 @@ class ImagePipeline:
                         timings[i][k] = timings[i].get(k, 0.0) + float(v)
                 else:
                     timings[i][det.name] = timings[i].get(det.name, 0.0) + elapsed / len(arrays)
-        results: list[ImageResult] = []
-        for i, (arr, info) in enumerate(zip(arrays, infos)):
-            t0 = time.perf_counter()
-            h, w = arr.shape[:2]
-            boxes = [c for b in found[i] if (c := b.pad(self.pad).clip(w, h)) is not None]
-            masked = mask_boxes(arr, boxes)
-            timings[i]["mask"] = time.perf_counter() - t0
-            res = ImageResult(index=offset + i, image=masked, boxes=boxes, timings=timings[i],
-                              metadata_removed=list(info.metadata), original_size=info.stored_size, size=info.size,
-                              orientation=info.orientation, format=info.format)
-            results.append(res)
-            if log.isEnabledFor(logging.DEBUG):
-                log.debug("image %d: %dx%d orientation %d, metadata removed %s, boxes %s, timings %s",
-                          res.index, w, h, res.orientation, res.metadata_removed or "none", res.categories(),
-                          {k: round(v, 3) for k, v in res.timings.items()})
-        total = Counter(b.category for r in results for b in r.boxes)
-        log.info("images %d-%d: %d boxes %s in %.2f s", offset, offset + len(results) - 1, sum(total.values()),
-                 dict(sorted(total.items())), time.perf_counter() - t_batch)
-        return results
+        return found
 
     # -------------------------------------------------------------------------------------------
 
