@@ -4,3 +4,7 @@ Detectors find identifiers (text spans, image boxes); maskers replace them (type
 black rectangles); the audit trail records what was masked — category, detector, offsets or box —
 and never the identifying text itself.
 """
+
+from medrealmm.deid.text_detect import detect_text
+
+__all__ = ["detect_text"]

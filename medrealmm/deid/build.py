@@ -37,13 +37,20 @@ def image_detectors(cfg: dict[str, Any]) -> list[Any]:
 
 
 def text_masker(cfg: dict[str, Any]) -> tuple[TextMasker, Any | None]:
-    """Rules, plus the LLM agent on the ``model``/``backend`` groups when ``deid.text.agent``."""
-    from medrealmm.deid.text_rules import RuleDetector
+    """Rules and the statistical layer (:func:`~medrealmm.deid.text_detect.build_text_detector`, the
+    builder :func:`medrealmm.deid.detect_text` uses too), plus the LLM agent on the ``model``/``backend``
+    groups when ``deid.text.agent``."""
+    from medrealmm.deid.text_detect import build_text_detector
 
     text = cfg["deid"]["text"]
-    if not text.get("rules", True) and not text.get("agent"):
-        raise DeidFailed("deid.text.rules=false and deid.text.agent=false: nothing would mask the text")
-    rules = RuleDetector() if text.get("rules", True) else _NoRules()
+    if not text.get("rules", True) and not text.get("statistical", True) and not text.get("agent"):
+        raise DeidFailed("deid.text.rules, deid.text.statistical and deid.text.agent are all false: nothing would "
+                         "mask the text")
+    try:
+        detector = build_text_detector(text)
+    except ValueError as e:
+        raise DeidFailed(f"deid.text: {e}") from e
+    rules = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
     agent, pool = None, None
     if text.get("agent"):
         from medrealmm.deid.agent import AgentDetector

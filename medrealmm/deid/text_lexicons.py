@@ -107,3 +107,33 @@ HOSPITAL_ABBREVIATIONS: tuple[str, ...] = (
     "积水潭", "北医", "仁济", "长海", "长征", "新华", "阜外", "中日友好", "301", "305", "儿研所", "邵逸夫",
     "浙一", "浙二", "省立", "南方", "珠江", "中南", "西南", "新桥", "大坪", "鼓楼", "宁夏", "盛京", "龙华",
 )
+
+# --- the statistical layer (medrealmm/deid/text_statistical.py) -------------------------------------
+
+# The most common single surnames (the first ~120 of the list above cover ~90 % of people): a name
+# candidate with one of these needs less other evidence than one with a rare surname.
+COMMON_SURNAMES: frozenset[str] = frozenset(_SINGLE[:120])
+
+# Characters common in modern given names (both sexes, several generations), written from naming
+# practice, not from any corpus this project is measured on. Given-name plausibility is one piece of
+# evidence among several: many of these are also ordinary word characters.
+GIVEN_NAME_CHARS: frozenset[str] = frozenset(
+    "伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超兰霞平刚桂文辉玲华红鑫鹏飞斌宇浩凯健俊帆帅旭宁龙林欢阳建亮成佳嘉琳"
+    "琪晶颖倩婷雪慧莉萍燕梅丹蓉凤洁玉珍琴云莲翠彩春菊芬淑惠珠雅芝娥素真环荣爱妹香月莺媛瑞凡琼勤贞娣叶璐娅琦"
+    "妍茜秋珊莎锦黛青姣婉娴瑾露瑶怡婵雁蓓仪荷眉君蕊薇菁梦岚苑婕馨瑗琰韵融园艺咏卿聪澜纯毓悦昭冰爽琬茗羽希滢"
+    "馥筠柔竹凝晓霄枫芸菲寒伊亚宜可舒影荔枝巧美毅峰东保力永世广志义兴良海山仁波贵福生元全国胜学祥才发武新利"
+    "清彬富顺信子昌康星光天达安岩中茂进有坚和彪博诚先敬震振壮会思群豪心邦承乐绍功松善厚庆民友裕河哲江政谦亨"
+    "奇固之翰朗伯宏言若鸣朋梁栋维启克伦翔泽晨辰士以家致树炎德行时泰盛雄琛钧冠策腾楠榕风航弘轩睿然梓涵一诺铭"
+    "雨萱曦奕宸皓煜昊晟逸熙禹恒程彤婧语芮菡蕾雯潇金银铁钢根宝喜财旺冬夏德寿泉水田玮炜晖琦璇瑜璟琨珂玥瑛琛"
+    "蕾薇莹萌蒙钰铮锋镇锐昕晗暄曼蔓楚琼岳嵘崇巍峥峻嵩渊涌淇湘潮澄灿烨焱煊熠琅瑭璋珏珺珩琮骏驰骁鸿鹤鹰凌冬"
+    "霖霏雯露靖韬颂彦彰征徽忠怀恩惠慈慕憬扬振敖斐旻昀昱晋晔晏晴暖朔朝杉杨柏柯栋桐梧森楷樊欧歆毓汉沛沐河沁"
+    "泓洪浚涵淼渝湛源溪滨漫潇澈濠瀚灵炅烁焕熙燊爵珑琳瑄璞甜畅皎盈睿知硕磊祎祺禾秀程穆笑策简粤紫红纬绮维绪"
+    "缘美翊翡耀聪育胤舟航艺芊芷苗若茵荟莘莎菁萧葳蔚蓝蕴薛蘅虹诗诚谊豫贝贤赫超越跃轩辛达迪远逸道邦郁铠锦镕"
+    "闯闻阔雅雍雷霆震霞韦韩顺颜飒馨骞高魁鹏麟黎鼎龄卫芹桃杏莉萍莲菊梅兰竹松柳樱娇媚嫣姝婷娉妮姗娟婕嫦"
+    "二三小大少孟仲季伯叔幼长永福禄寿喜庆吉祥瑞宝贵富荣华昌盛兴旺发达")
+
+# Words after which a name often follows (我和郭桂芝, 收到，郑洋, 陪刘平去): the left edge of a candidate.
+NAME_LEFT: frozenset[str] = frozenset("和跟与同给找叫让带陪替帮请问是被把对向及或、")
+
+# What often follows a name (刘平，…, 郭桂芝都是…, 郑洋的报告): the right edge of a candidate.
+NAME_RIGHT: frozenset[str] = frozenset("的说今昨明现都也和跟与是在从去来到让把被给对要想会能还又已刚就才吃做说问家")

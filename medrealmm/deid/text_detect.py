@@ -1,0 +1,108 @@
+"""The text detector of the de-identification stage: the rules, then the statistical layer, merged.
+
+One builder, :func:`build_text_detector`, turns ``deid.text`` (conf/deid/default.yaml) into a
+:class:`TextDetector`; the stage (:func:`medrealmm.deid.build.text_masker`) and the public
+:func:`detect_text` both call it, so what a caller measures is what the stage masks. The LLM agent
+(``deid.text.agent``) runs after this detector, in :class:`medrealmm.deid.stage.TextMasker`, and its
+spans are merged with these.
+
+What counts as identifying is :mod:`medrealmm.deid.text_policy`; the switches live under
+``deid.text.policy``.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from medrealmm.deid.spans import Span, merge_spans
+from medrealmm.deid.text_policy import TextPolicy
+from medrealmm.deid.text_rules import RuleDetector, normalize
+
+log = logging.getLogger(__name__)
+
+_STAFF_TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|医生|大夫|医师|主任|教授|院长|护士长|"
+                          r"护士|药师|技师")
+
+
+@dataclass
+class TextDetector:
+    """Rules and the statistical layer over texts; spans merged per text, filtered by the policy."""
+
+    rules: Any | None                 # RuleDetector (or anything with .find)
+    statistical: Any | None           # StatisticalDetector
+    policy: TextPolicy
+
+    def find(self, text: str) -> list[Span]:
+        """Merged, sorted spans of every identifier the enabled detectors find in ``text``."""
+        if not text:
+            return []
+        spans: list[Span] = []
+        if self.rules is not None:
+            spans += self.rules.find(text)
+        if self.statistical is not None:
+            spans += self.statistical.find(text)
+        merged = merge_spans(spans)
+        if not self.policy.staff_names:
+            merged = self._drop_staff_names(text, merged)
+        return merged
+
+    def detect(self, texts: Sequence[str]) -> list[list[Span]]:
+        """One list of spans per text, in order (counts only are logged, never text)."""
+        result = [self.find(t) for t in texts]
+        if log.isEnabledFor(logging.DEBUG):
+            counts: dict[str, int] = {}
+            for spans in result:
+                for s in spans:
+                    counts[s.category] = counts.get(s.category, 0) + 1
+            log.debug("text detector: %d texts, %d spans %s", len(texts), sum(counts.values()),
+                      dict(sorted(counts.items())))
+        return result
+
+    @staticmethod
+    def _drop_staff_names(text: str, spans: list[Span]) -> list[Span]:
+        """``staff_names: false``: a name right before a staff title (王医生, 李建国主任) stays."""
+        t = normalize(text)
+        return [s for s in spans if not (s.category == "NAME" and _STAFF_TITLE.match(t, s.end))]
+
+
+def build_text_detector(text_cfg: Mapping[str, Any] | None = None) -> TextDetector:
+    """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``policy``); with no
+    config, the defaults: rules and statistical layer on, the documented policy."""
+    cfg = dict(text_cfg or {})
+    policy = TextPolicy.from_config(cfg.get("policy"))
+    rules = (RuleDetector(year_month=policy.year_month, cueless_dates=policy.cueless_dates)
+             if cfg.get("rules", True) else None)
+    statistical = None
+    if cfg.get("statistical", True):
+        from medrealmm.deid.text_statistical import StatisticalDetector
+
+        statistical = StatisticalDetector(policy=policy)
+    return TextDetector(rules, statistical, policy)
+
+
+def default_text_config() -> dict[str, Any]:
+    """``deid.text`` of conf/deid/default.yaml (the stage's defaults), without the LLM agent."""
+    import yaml
+
+    from medrealmm.config import conf_dir
+
+    cfg = yaml.safe_load((conf_dir() / "deid" / "default.yaml").read_text(encoding="utf-8"))
+    return {**(cfg.get("text") or {}), "agent": False}
+
+
+@functools.lru_cache(maxsize=1)
+def default_text_detector() -> TextDetector:
+    """The default configuration (rules + statistical layer, no LLM), built once per process."""
+    return build_text_detector(default_text_config())
+
+
+def detect_text(text: str) -> list[tuple[int, int, str]]:
+    """Identifiers in ``text`` as ``(start, end, category)`` (end exclusive), found as the
+    de-identification stage finds them with its default configuration (rules + statistical layer,
+    no LLM agent). Offsets index the original string."""
+    return [(s.start, s.end, s.category) for s in default_text_detector().find(text)]

@@ -1,0 +1,445 @@
+"""The statistical layer of text de-identification: names, places and hospitals without cue words.
+
+The rules (:mod:`medrealmm.deid.text_rules`) need a shape or a cue; people write ``刘平，56岁``,
+``收到，郑洋，您说的…``, ``我和郭桂芝都是…``, ``我在萧山上班``, ``上次在华西看的``. This layer
+reads the text the way a segmenter does — jieba's dictionary and HMM (``rjieba``, the Rust port: MIT,
+dictionary inside the wheel, no download, ~100k sentences/s) give words and part-of-speech tags
+(``nr`` person, ``ns`` place, ``nz``/``nt`` other proper nouns) — and decides with evidence that does
+not depend on any one corpus:
+
+- NAME: a surname (single or compound) starting a word boundary, followed by one or two given-name
+  characters that end on a word boundary. Each candidate gets a score: the tagger's person tag,
+  given-name plausibility (:data:`~medrealmm.deid.text_lexicons.GIVEN_NAME_CHARS`), surname
+  frequency, the words on either side (``和``/``，`` before, ``的``/``都``/``，`` after), minus how
+  common the string is as a dictionary word (阳光, 安静, 张力 are words, 郑洋 is not) and whether it
+  is a known everyday, medical or place word. Candidates at or above the threshold are names.
+- ADDRESS: cities, counties and districts from the gazetteer (:mod:`medrealmm.deid.text_gazetteer`),
+  in full anywhere and in short form where the tagger reads a proper noun; towns, townships,
+  villages and roads by their suffix after a proper noun (李楼乡, 王庄村, 文三路).
+- HOSPITAL: short forms (市二院, 省肿瘤医院, 中山一院, 郑大一附院), famous short names in a hospital
+  context (在华西看的), and full names whose left edge the segmenter finds better than a stop list
+  (如皋市人民医院, 仁爱门诊部).
+
+The segmenter loads on first use (~0.3 s) and is cached for the process.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
+from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
+from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
+                                          COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, NAME_LEFT,
+                                          NAME_RIGHT, STOP_CHARS, SURNAMES)
+from medrealmm.deid.text_policy import TextPolicy
+from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
+
+log = logging.getLogger(__name__)
+
+DETECTOR = "stat"
+
+NAME_THRESHOLD = 2.5
+"""Score at or above which a candidate is a name (see :func:`name_score`)."""
+
+
+@dataclass(frozen=True)
+class Token:
+    start: int
+    end: int
+    word: str
+    tag: str
+
+
+@functools.lru_cache(maxsize=1)
+def _jieba() -> Any:
+    """The rjieba module, imported once (its dictionary loads on the first call)."""
+    import rjieba
+
+    rjieba.tag("预热")  # build the prefix dictionary now, not inside the first timed batch
+    return rjieba
+
+
+def tokens(text: str) -> list[Token]:
+    """jieba's words and tags with their offsets (the words concatenate to ``text``)."""
+    out: list[Token] = []
+    pos = 0
+    for word, tag in _jieba().tag(text):
+        out.append(Token(pos, pos + len(word), word, tag))
+        pos += len(word)
+    if pos != len(text):  # never seen; a segmenter that drops characters would shift every offset
+        raise RuntimeError("the segmenter did not return the whole text")
+    return out
+
+
+@functools.lru_cache(maxsize=65536)
+def word_frequency(word: str) -> int:
+    """How often ``word`` occurs as a word in jieba's dictionary corpus (0: not a dictionary word)."""
+    jb = _jieba()
+    return jb.suggest_freq(word) if jb.has_word(word) else 0
+
+
+def _cjk(c: str) -> bool:
+    return "\u4e00" <= c <= "\u9fff"
+
+
+# ---------------------------------------------------------------------------------------------
+# names
+
+# Words that start with a surname character, are not in jieba's dictionary as common words, and
+# still are not names here: medical and everyday words the dictionary lacks or tags as a person.
+NOT_NAMES: frozenset[str] = frozenset("""
+仲景 张仲景 华佗 扁鹊 孙思邈 李时珍 葛洪 白芍 白芷 白术 白及 白果 黄芩 黄柏 黄芪 黄精 甘草 甘遂 杜仲 柴胡 桑叶 桑枝
+石斛 石膏 连翘 金银花 金钱草 党参 丹参 何首乌 苏叶 薄荷 车前 车前子 牛黄 麦冬 秦艽 防风 龙骨 牡蛎 安宫 安神 安眠
+安胎 安慰 安抚 明目 利尿 利湿 宁心 宁神 康复 康宁 温补 温经 温阳 温通 温和 温水 温度 和胃 和解 宣肺 通便 江湖
+曲美 曲安 苏打 毛孔 毛囊 毛发 包皮 包块 戴套 关元 关节 任脉 督脉 冲脉 阳虚 阴虚 阳明 少阳 太阳 太阴 厥阴 少阴
+钟乳 金刚 金黄 黄褐 黄白 白斑 白带 白睛 黄疸 黄痰 白痰 白苔 黄苔 齐全 全面 全身 程度 祝您 祝你 谢谢 谢您 于是
+常见 平时 平常 平躺 时间 时候 方面 方法 余下 何时 和平 安全 安静 易感 易怒 易于 伍用 严重 严格 雷同 高热 高烧
+钱包 文中 明显 明确 明白 司机 马上 周岁 周期 周围 孟鲁 孟鲁司特 卡松 罗红 罗红霉素 阿莫 阿奇 阿昔 艾司 艾灸 艾叶
+房事 房颤 单纯 单侧 单一 施治 施用 项目 路线 凌晨 尤其 蒙脱 蒙脱石 舒张 舒服 舒适 邹缩 冯特 简单 甄别 宫颈 宫腔
+宫缩 经期 经血 经量 经前 经后 经络 过敏 过度 红肿 红疹 红斑 史料 雷诺 欧莱雅 乐亦康 爱赛平 汤药 汤剂 左侧 右侧
+左边 右边 左右 查明 查体 查出 修正 修复 米粉 米汤 姜汤 姜茶 黑木耳 黑芝麻 雪梨 燕麦 丁香 丁桂 胡椒 胡子 沙眼
+沙参 葛根 柏子 柏子仁 柯萨奇 毕业 成分 成人 成年 成长 成熟 向来 元素 夏季 秋季 冬季 春季 金属 银屑 龙胆 包括
+梁丘 季节 应当 应该 应用 能量 伊曲 伊曲康唑 司可 计量 计算 相当 相应 相关 谷维素 谷物 苗条 武器 申请 焦虑 焦急
+""".split())
+
+# Characters that end a given name: particles, pronouns, verbs and clinical words (a smaller set than
+# the rules' STOP_CHARS, which also holds name characters such as 克, 能, 明 that a cue makes safe).
+NOT_GIVEN: frozenset[str] = frozenset(
+    "的了是在和跟与及或就也都还又再才已很太最吗呢吧啊呀哦嗯么啥怎什谁哪这那该每各某其此我你您他她它们说问看找请帮"
+    "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
+    "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
+    "类型状性，")
+
+# Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
+_NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
+                              r"科长|处长|厂长|校长|队长|班长|组长|律师|会计|司机|师傅|同事|同学|朋友|邻居|室友|丈夫|妻子|"
+                              r"老公|老婆|爱人|儿子|女儿|爸爸|妈妈|父亲|母亲|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|患儿|"
+                              r"宝宝|孩子|小孩|亲戚|家人|病友|联系人|负责人)$")
+
+_SAY_AFTER = re.compile(r"表示|介绍|认为|指出|称|告诉|透露|回答|觉得|感觉|发现|说过|提到|问|答|也|还|曾|正|将|已|被|对|把|给")
+
+_NAME_RIGHT_WORDS = re.compile(r"(?:今天|昨天|明天|现在|刚才|最近|一直|已经|目前|这次|上次|这边|那边|一起|两人|"
+                               r"女士|先生|同志|老师|阿姨|叔叔|爷爷|奶奶|妈妈|爸爸|家属|本人|患者|病人|你好|您好)")
+_DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液|注射液|注射|针|喷雾|气雾|滴眼|滴耳|滴鼻|滴剂|凝胶|搽剂|"
+                              r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
+_DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用)$")
+_DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
+_TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
+
+
+def _surname_len(t: str, p: int) -> int:
+    if t[p:p + 2] in COMPOUND_SURNAMES:
+        return 2
+    return 1 if t[p] in SURNAMES else 0
+
+
+def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool,
+               tagged_surname: bool = False) -> float:
+    """Evidence that ``t[start:end]`` is a person's name (higher is more likely; see the module doc).
+
+    Each term is a log-odds-like weight: the tagger's word (+2.5 when it reads a person), each
+    given-name character (+1 if common in names, -1.5 if not), the surname (+0.5 common, -1 rare,
+    -2.5 a function word such as 和/于/都), the edges (+1 each for punctuation, a sentence edge or a
+    word that goes with people), minus log10 of the dictionary frequency (a common word is not a name).
+    """
+    cand = t[start:end]
+    sl = 2 if cand[:2] in COMPOUND_SURNAMES else 1
+    given = cand[sl:]
+    if not given or len(given) > 2 or any(c in NOT_GIVEN for c in given):
+        return -9.0
+    if cand in NOT_NAMES or cand[:2] in NOT_NAMES or cand in COMMON_WORDS or cand[:2] in COMMON_WORDS \
+            or cand[:3] in COMMON_WORDS or place:
+        return -9.0
+    if len(given) == 2 and given[0] == given[1] == cand[0]:
+        return -9.0
+    if len(given) == 1 and given == cand[0]:
+        return -9.0                                   # 常常, 明明: reduplicated words
+    score = 2.5 if tagged_person else 1.5 if tagged_surname else 0.0
+    score += sum(1.0 if c in GIVEN_NAME_CHARS else -1.5 for c in given)
+    sur = cand[:sl]
+    if sur in AMBIGUOUS_SURNAMES and sl == 1:
+        score -= 2.5
+    elif sl == 2 or sur in COMMON_SURNAMES:
+        score += 0.5
+    else:
+        score -= 1.0
+    freq = word_frequency(cand)
+    if freq:
+        score -= math.log10(freq + 1) + 0.5
+    if len(given) == 2 and not tagged_person and (gfreq := word_frequency(given)) >= 10:
+        score -= math.log10(gfreq) / 2              # 高+水平, 黄+蓝光: a surname character before a word
+    if _DRUG_FORM_AFTER.match(t, end) or _DRUG_BRAND.search(t, max(0, start - 3), start) \
+            or _DRUG_VERB_BEFORE.search(t, max(0, start - 2), start):
+        score -= 4.0                                  # 莫米松乳膏, 钠片（安必生）, 服用舒敏康: a drug
+    prev = t[start - 1] if start else ""
+    if not prev or not _cjk(prev) or prev in NAME_LEFT or _NAME_LEFT_WORDS.search(t, max(0, start - 3), start):
+        score += 1.0
+    elif t[max(0, start - 2):start] in BEFORE_TITLE_WORDS:
+        score -= 1.0
+    nxt = t[end] if end < len(t) else ""
+    if not nxt or not _cjk(nxt) or nxt in NAME_RIGHT or _NAME_RIGHT_WORDS.match(t, end) or _TITLE_AFTER.match(t, end) \
+            or _SAY_AFTER.match(t, end):
+        score += 1.0
+    return score
+
+
+def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tuple[int, int, float]]:
+    """(start, end, score) of the best candidate at every token that starts with a surname."""
+    out: list[tuple[int, int, float]] = []
+    n = len(toks)
+    for i, tok in enumerate(toks):
+        if not _cjk(tok.word[0]):
+            continue
+        sl = _surname_len(t, tok.start)
+        if not sl:
+            continue
+        best: tuple[int, int, float] | None = None
+        for j in range(i, min(i + 3, n)):
+            end = toks[j].end
+            length = end - tok.start
+            if length > sl + 2:
+                break
+            if length < sl + 1 or not all(_cjk(c) for c in t[tok.start:end]):
+                continue
+            cand = t[tok.start:end]
+            tagged = tok.tag == "nr" and (j == i or len(tok.word) > sl)
+            alone = tok.tag == "nr" and len(tok.word) == sl and j > i    # 杨 + 建新: the surname tagged alone
+            score = name_score(t, tok.start, end, tagged_person=tagged, place=gaz.level(cand) is not None,
+                               tagged_surname=alone)
+            if best is None or score >= best[2]:
+                best = (tok.start, end, score)
+        if best is not None:
+            out.append(best)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# places
+
+_ADMIN_END = frozenset("省市县区旗州盟")
+_PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
+_TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木)$")
+_ROAD_SUFFIX = re.compile(r"(?:大街|大道|路|街|巷|胡同|里弄)$")
+_NOT_TOWN = frozenset("""
+城镇 乡镇 集镇 小镇 古镇 重镇 名镇 本镇 该镇 全镇 农村 乡村 山村 渔村 本村 该村 全村 邻村 外村 新村 老村 故乡 家乡 老乡
+同乡 他乡 异乡 城乡 下乡 回乡 返乡 思乡 梦乡 水乡 山乡 睡乡 醉乡 社区 小区 街道 一村 二村 三村 度假村 养老村 奥运村 地球村
+""".split())
+_NOT_ROAD = frozenset("""
+走路 马路 道路 公路 铁路 线路 思路 出路 进路 来路 去路 一路 半路 上路 岔路 小路 大路 山路 水路 陆路 网路 电路 回路 通路
+门路 套路 弯路 近路 远路 老路 新路 后路 前路 退路 心路 末路 迷路 带路 让路 开路 拦路 赶路 问路 领路 引路 绕路 修路 找路
+街道 大街 小街 上街 逛街 过街 沿街 当街 临街 满街 一街 路边 路口 路上 路人 路段 路过 胡同
+""".split())
+
+
+def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPolicy) -> list[Span]:
+    out: list[Span] = []
+    # full names anywhere, by their last character (杭州市, 西湖区, 恩施土家族苗族自治州)
+    for i, c in enumerate(t):
+        if c not in _ADMIN_END:
+            continue
+        for length in range(min(gaz.max_len, i + 1), 1, -1):
+            name = t[i + 1 - length:i + 1]
+            level = gaz.level(name)
+            if level in ("city", "district") and name not in gaz.city_short and name not in gaz.district_short:
+                if level == "district" or policy.city:
+                    out.append(Span(i + 1 - length, i + 1, "ADDRESS", DETECTOR))
+                break
+    # short forms the tagger reads as proper nouns (杭州, 萧山), towns, villages and roads
+    for k, tok in enumerate(toks):
+        w = tok.word
+        if not _cjk(w[0]):
+            continue
+        if len(w) >= 2 and tok.tag in _PROPER_TAGS:
+            if w in gaz.city_short and policy.city and tok.tag in _PROPER_TAGS:
+                out.append(Span(tok.start, tok.end, "ADDRESS", DETECTOR))
+                continue
+            if w in gaz.district_short and tok.tag in ("ns", "nr", "nz"):
+                out.append(Span(tok.start, tok.end, "ADDRESS", DETECTOR))
+                continue
+        span = _suffixed_place(t, toks, k, gaz)
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _proper_name(t: str, toks: Sequence[Token], first: int, last: int, gaz: Gazetteer) -> bool:
+    """Whether tokens ``first..last`` read as a proper noun: tagged as one, not a dictionary word,
+    or a division name."""
+    name = t[toks[first].start:toks[last].end]
+    if not 2 <= len(name) <= 5 or not all(_cjk(c) for c in name) or any(c in "的了是在我你他她这那" for c in name):
+        return False
+    if gaz.level(name) is not None:
+        return True
+    if first == last:
+        tok = toks[first]
+        return tok.tag in _PROPER_TAGS or word_frequency(tok.word) == 0
+    return all(toks[k].tag in _PROPER_TAGS or word_frequency(toks[k].word) == 0 for k in range(first, last + 1))
+
+
+def _suffixed_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> Span | None:
+    """A town, village or road: a proper noun + 镇/乡/村/路/街… (one token 王庄村, or 李楼 + 乡)."""
+    tok = toks[k]
+    w = tok.word
+    for rx, stop in ((_TOWN_SUFFIX, _NOT_TOWN), (_ROAD_SUFFIX, _NOT_ROAD)):
+        m = rx.search(w)
+        if not m:
+            continue
+        if w in stop:
+            return None
+        if m.start() >= 2:                                   # 王庄村, 文三路 as one token
+            if tok.tag in _PROPER_TAGS or word_frequency(w) == 0:
+                return Span(tok.start, tok.end, "ADDRESS", DETECTOR)
+            return None
+        if m.start() == 0 and k > 0:                         # 李楼 + 乡, 中关村 + 大街
+            for first in (k - 1, k - 2):
+                if first >= 0 and _proper_name(t, toks, first, k - 1, gaz):
+                    return Span(toks[first].start, tok.end, "ADDRESS", DETECTOR)
+        return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# hospitals
+
+_ZH_ORD = r"[一二三四五六七八九十]"
+_LEVEL = r"(?:省|市|县|区|州|旗)"
+_SPECIALTY = (r"(?:肿瘤|儿童|妇幼保健|妇幼|妇产|妇女儿童|中医|中西医结合|口腔|眼科|眼|传染病|精神病|精神卫生|胸科|骨科|"
+              r"皮肤病|结核病|妇婴|康复|老年病|心血管病|血液病|职业病|第" + _ZH_ORD + r"+人民|第" + _ZH_ORD + r"+)")
+_LEVEL_HOSPITAL = re.compile(
+    _LEVEL + r"(?:第?" + _ZH_ORD + r"{1,2}(?:人民)?医?院|" + _SPECIALTY + r"(?:医院|院|保健院|医学中心|中心))")
+_NUMBERED_TAIL = re.compile(r"(?:大学)?(?:附属)?(?:第?" + _ZH_ORD + r"附院|附" + _ZH_ORD + r"院?|" + _ZH_ORD
+                            + r"附院|" + _ZH_ORD + r"院|" + _ZH_ORD + r"医院)")
+_HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过)$")
+_HOSPITAL_CONTEXT_AFTER = re.compile(r"(?:看|查|做|住院|就诊|复查|复诊|挂号|挂|手术|医生|专家|大夫|教授|主任|"
+                                     r"的医生|的专家|的大夫|的教授|的主任|开的|拍的|确诊|诊断|治疗|那边|门诊|急诊)")
+_HOSP_TAIL = re.compile(r"(?:医院|门诊部|诊所|卫生院|卫生室|卫生服务中心|卫生服务站|医疗中心|医学中心|保健院|医馆|中医馆)")
+_HOSP_LEFT_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j", "n", "m", "b"})
+_HOSP_LEFT_STOP = frozenset("在去到从和跟与或及是的了就也还又再才已我你他她您这那该哪家住找看做查转送给把被对往回来入如")
+
+
+def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPolicy) -> list[Span]:
+    out: list[Span] = []
+    if policy.level_hospitals:
+        for m in _LEVEL_HOSPITAL.finditer(t):
+            out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    for m in _NUMBERED_TAIL.finditer(t):
+        span = _numbered_hospital(t, toks, gaz, m.start(), m.end())
+        if span is not None:
+            out.append(span)
+    for k, tok in enumerate(toks):
+        if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2:
+            before = t[max(0, tok.start - 4):tok.start]
+            if _HOSPITAL_CONTEXT_BEFORE.search(before) or _HOSPITAL_CONTEXT_AFTER.match(t, tok.end):
+                out.append(Span(tok.start, tok.end, "HOSPITAL", DETECTOR))
+    for m in _HOSP_TAIL.finditer(t):
+        span = _hospital_by_tokens(t, toks, gaz, m.start(), m.end())
+        if span is not None:
+            out.append(span)
+    return out
+
+
+def _numbered_hospital(t: str, toks: Sequence[Token], gaz: Gazetteer, s: int, e: int) -> Span | None:
+    """中山一院, 湘雅二院, 郑大一附院: a proper stem of 2-4 characters before an ordinal hospital."""
+    for length in (4, 3, 2):
+        if s - length < 0:
+            continue
+        stem = t[s - length:s]
+        if not all(_cjk(c) for c in stem):
+            continue
+        proper = any(tk.start == s - length and tk.end == s and tk.tag in _PROPER_TAGS for tk in toks)
+        if stem in HOSPITAL_ABBREVIATIONS or gaz.level(stem) is not None or proper:
+            return Span(s - length, e, "HOSPITAL", DETECTOR)
+    return None
+
+
+def _hospital_by_tokens(t: str, toks: Sequence[Token], gaz: Gazetteer, s: int, e: int) -> Span | None:
+    """A named hospital ending at ``e``: back over the nouns before its suffix, then forward again
+    to the first proper noun (a division, a tagged proper noun, a word the dictionary lacks), so
+    如皋市人民医院 keeps its 如 and 咨询当地医院 names nothing."""
+    k = next((i for i, tk in enumerate(toks) if tk.start <= s < tk.end), None)
+    if k is None:
+        return None
+    first = k
+    i = k - 1
+    while i >= 0 and s - toks[i].start <= 14:
+        tk = toks[i]
+        if tk.tag not in _HOSP_LEFT_TAGS or not all(_cjk(c) or c.isdigit() for c in tk.word):
+            break
+        first = i
+        i -= 1
+    for j in range(first, k + 1):
+        tk = toks[j]
+        if tk.start >= s:
+            return None
+        if _proper_token(tk, gaz):
+            start = tk.start
+            if generic_hospital_phrase(t[start:e]):
+                return None
+            return Span(start, e, "HOSPITAL", DETECTOR)
+    return None
+
+
+def _proper_token(tk: Token, gaz: Gazetteer) -> bool:
+    if gaz.level(tk.word) is not None:
+        return True
+    if len(tk.word) < 2 or tk.word[0] in _HOSP_LEFT_STOP or tk.tag not in _PROPER_TAGS:
+        return False
+    return word_frequency(tk.word) > 0 or tk.word[0] not in STOP_CHARS
+
+
+# ---------------------------------------------------------------------------------------------
+
+class StatisticalDetector:
+    """Names, places and hospitals without cues (see the module doc); ``categories`` limits what it
+    reports, ``threshold`` is the name score at which a candidate is a name."""
+
+    name = DETECTOR
+
+    def __init__(self, categories: Collection[str] | None = None, *, policy: TextPolicy | None = None,
+                 threshold: float = NAME_THRESHOLD, detector: str = DETECTOR):
+        cats = frozenset(categories) if categories is not None else frozenset(CATEGORIES)
+        unknown = cats - set(CATEGORIES)
+        if unknown:
+            raise ValueError(f"unknown categories {sorted(unknown)}; choose from {CATEGORIES}")
+        self.categories = cats
+        self.policy = policy or TextPolicy()
+        self.threshold = threshold
+        self.name = detector
+
+    def find(self, text: str) -> list[Span]:
+        """Merged, sorted spans of the names, places and hospitals found in ``text``."""
+        if not text or not any(_cjk(c) for c in text):
+            return []
+        t = normalize(text)
+        toks = tokens(t)
+        gaz = gazetteer()
+        spans: list[Span] = []
+        if "ADDRESS" in self.categories:
+            spans += _place_spans(t, toks, gaz, self.policy)
+        if "HOSPITAL" in self.categories:
+            spans += _hospital_spans(t, toks, gaz, self.policy)
+        if "NAME" in self.categories:
+            taken = [(s.start, s.end) for s in spans]
+            for s, e, score in _name_candidates(t, toks, gaz):
+                if score >= self.threshold and not any(a < e and s < b for a, b in taken):
+                    spans.append(Span(s, e, "NAME", DETECTOR))
+        spans = [Span(s.start, s.end, s.category, self.name) for s in spans if s.category in self.categories]
+        return merge_spans(spans)
+
+    def detect(self, texts: Sequence[str]) -> list[list[Span]]:
+        """One list of spans per text, in order."""
+        result = [self.find(t) for t in texts]
+        if log.isEnabledFor(logging.DEBUG):
+            counts: dict[str, int] = {}
+            for spans in result:
+                for s in spans:
+                    counts[s.category] = counts.get(s.category, 0) + 1
+            log.debug("stat: %d texts, %d spans %s", len(texts), sum(counts.values()), dict(sorted(counts.items())))
+        return result
