@@ -18,42 +18,90 @@ from __future__ import annotations
 import logging
 import os
 import time
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from medrealmm.store import files
-from medrealmm.store.files import DATA, INDEX, TMP, Damage, Loc
+from medrealmm.store.files import DATA, INDEX, TMP, DataFile, Damage
 
 log = logging.getLogger("medrealmm.store")
 
 _LEGACY_WARNED: set[Path] = set()
+_LOW = 0xFFFFFFFF
 
 
-@dataclass
-class DataFile:
-    path: Path
-    size: int
-    indexed: bool     # read from its index (else scanned)
-    records: int = 0  # lines holding a record (duplicates included)
-    damaged: int = 0  # lines that do not (found when scanned)
+def damaged_warning(path: Path, line: int) -> None:
+    log.warning("store: %s line %d is damaged (not a whole JSON record); skipped, its work is redone", path, line)
 
 
 @dataclass
 class Index:
-    """The keys of one or more folders: which file and line holds each, after duplicates are resolved."""
+    """The keys of one or more folders and where each lives, after duplicates are resolved: ``locs`` maps
+    a key to ``file << 32 | record`` (one int per key: a 105 k-record partition takes ~20 MB); ``errors``
+    holds the keys whose record is an engine error (they count as missing); ``shadow`` the other copies
+    of keys stored more than once, in case the chosen one turns out damaged."""
 
     files: list[DataFile] = field(default_factory=list)
-    locs: dict[str, Loc] = field(default_factory=dict)
-    records: int = 0            # lines holding a record, duplicates included
+    locs: dict[str, int] = field(default_factory=dict)
+    errors: set[str] = field(default_factory=set)
+    shadow: dict[str, list[int]] = field(default_factory=dict)
     damaged: list[Damage] = field(default_factory=list)
 
-    def add(self, key: str, loc: Loc) -> None:
-        self.records += 1
+    @property
+    def records(self) -> int:
+        """Records in the files, duplicates included."""
+        return sum(f.records for f in self.files)
+
+    def is_error(self, loc: int) -> bool:
+        return self.files[loc >> 32].flags[loc & _LOW] == "e"
+
+    def add_file(self, data: DataFile, keys: list[str]) -> None:
+        """Take in a file's records; a key already held keeps its record unless that is an error and this
+        one is not."""
+        fno = len(self.files)
+        self.files.append(data)
+        base = fno << 32
+        locs, errors, flags = self.locs, self.errors, data.flags
+        if locs.keys().isdisjoint(keys) and len(set(keys)) == len(keys):   # the usual case: all new
+            locs.update(zip(keys, range(base, base + len(keys))))
+            if "e" in flags:
+                errors.update(k for k, f in zip(keys, flags) if f == "e")
+            return
+        for i, k in enumerate(keys):
+            self._add(k, base | i, flags[i] == "e")
+
+    def _add(self, key: str, loc: int, error: bool) -> None:
         old = self.locs.get(key)
-        if old is None or (old.error and not loc.error):
+        if old is None:
             self.locs[key] = loc
+            if error:
+                self.errors.add(key)
+            return
+        if not error and key in self.errors:
+            self.locs[key] = loc
+            self.errors.discard(key)
+            loc = old
+        self.shadow.setdefault(key, []).append(loc)
+
+    def drop(self, key: str) -> bool:
+        """Forget the record of ``key`` whose line turned out damaged; True when another copy takes its place
+        (it must be checked in turn), else its work is redone."""
+        self.locs.pop(key, None)
+        self.errors.discard(key)
+        others = self.shadow.pop(key, [])
+        if not others:
+            return False
+        best = next((loc for loc in others if not self.is_error(loc)), others[0])
+        others.remove(best)
+        self.locs[key] = best
+        if self.is_error(best):
+            self.errors.add(key)
+        if others:
+            self.shadow[key] = others
+        return True
 
 
 def data_files(folder: Path, *, clean: bool = True) -> list[Path]:
@@ -86,27 +134,20 @@ def data_files(folder: Path, *, clean: bool = True) -> list[Path]:
 
 
 def index_folder(index: Index, folder: Path, *, collect: bool = False, clean: bool = True) -> None:
-    """Add every record of ``folder`` to ``index``: from index sidecars where they match their data file,
+    """Add every record of ``folder`` to ``index``: from index files where they match their data file,
     else by scanning (damaged lines are logged, unless ``collect``: a report names them itself)."""
     for path in data_files(folder, clean=clean):
         size = path.stat().st_size
-        fno = len(index.files)
-        entries = files.read_index(path.with_suffix(INDEX), size)
-        if entries is not None:
-            index.files.append(DataFile(path, size, True, len(entries)))
-            for line, (k, start, end, c, err) in enumerate(entries, start=1):
-                index.add(k, Loc(fno, start, end, c, err, line))
-            continue
-        damaged: list[Damage] = []
-        scanned = files.scan(path, damaged)
-        if not collect:
-            for d in damaged:
-                log.warning("store: %s line %d is damaged (not a whole JSON record); skipped, its work is redone",
-                            d.path, d.line)
-        index.damaged += damaged
-        index.files.append(DataFile(path, size, False, len(scanned), len(damaged)))
-        for k, start, end, c, err, line in scanned:
-            index.add(k, Loc(fno, start, end, c, err, line))
+        got = files.read_index(path.with_suffix(INDEX), size)
+        if got is None:
+            damaged: list[Damage] = []
+            got = files.scan(path, damaged)
+            if not collect:
+                for d in damaged:
+                    damaged_warning(d.path, d.line)
+            index.damaged += damaged
+        keys, data = got
+        index.add_file(data, keys)
 
 
 def legacy_files(folder: Path) -> bool:
@@ -164,19 +205,25 @@ class Store:
     # --- reading ---------------------------------------------------------------------------------------
 
     def _read(self, keys: list[str], *, parse: bool) -> dict[str, Any]:
-        """The lines (or records, with ``parse``) of ``keys`` that are whole; damaged ones are named, dropped
-        from the index and so redone. A file gone since the index was read (compacted) is read again."""
+        """The records of ``keys`` (with ``parse``; else only their lines are checked) that are whole; damaged
+        ones are named and dropped from the index (another copy is tried, or the work is redone). A file gone
+        since the index was read (another process compacted the partition) makes it read again."""
         for attempt in range(2):
             index = self._load()
             out: dict[str, Any] = {}
-            by_file: dict[int, list[str]] = {}
-            for k in keys:
-                loc = index.locs.get(k)
-                if loc is not None:
-                    by_file.setdefault(loc.file, []).append(k)
             try:
-                for fno, ks in by_file.items():
-                    self._read_file(index, fno, ks, out, parse)
+                pending = keys
+                while pending:
+                    by_file: dict[int, list[str]] = {}
+                    get = index.locs.get
+                    for k in pending:
+                        loc = get(k)
+                        if loc is not None:
+                            by_file.setdefault(loc >> 32, []).append(k)
+                    retry: list[str] = []
+                    for fno, ks in by_file.items():
+                        self._read_file(index, fno, ks, out, parse, retry)
+                    pending = retry
             except FileNotFoundError:
                 if attempt == 1:
                     raise
@@ -185,31 +232,47 @@ class Store:
             return out
         raise AssertionError("unreachable")
 
-    def _read_file(self, index: Index, fno: int, keys: list[str], out: dict[str, Any], parse: bool) -> None:
-        df = index.files[fno]
-        locs = [index.locs[k] for k in keys]
-        for i, data in files.read_spans(df.path, [(loc.start, loc.end) for loc in locs]):
-            loc, k = locs[i], keys[i]
-            rec = None
-            if files.crc(data) == loc.crc:
-                rec = files.decode(data) if parse else data
+    def _read_file(self, index: Index, fno: int, keys: list[str], out: dict[str, Any], parse: bool,
+                   retry: list[str]) -> None:
+        data = index.files[fno]
+        locs = index.locs
+        rows = [locs[k] & _LOW for k in keys]
+        starts, ends = data.starts, data.ends
+        spans = [(starts[i], ends[i]) for i in rows]
+        whole = False
+        if 2 * len(rows) >= data.records and data.size <= files.MAX_WHOLE:   # most of the file: read it whole
+            with open(data.path, "rb") as fh:
+                buf = fh.read()
+            whole = len(buf) == data.size and f"{zlib.crc32(buf):08x}" == data.file_crc
+            if whole and not parse:
+                return
+            lines = ((j, buf[s:e]) for j, (s, e) in enumerate(spans))
+        else:
+            lines = files.read_spans(data.path, spans)
+        crc32 = zlib.crc32
+        for j, line in lines:
+            i, k = rows[j], keys[j]
+            rec: Any = None
+            if whole or f"{crc32(line):08x}" == data.crc(i):
+                rec = files.decode(line) if parse else True
                 if parse and (rec is None or rec.get("key") != k):
                     rec = None
             if rec is None:
-                log.warning("store: %s line %d is damaged (not a whole JSON record); skipped, its work is redone",
-                            df.path, loc.line)
-                del index.locs[k]
-                continue
-            out[k] = rec
+                damaged_warning(data.path, data.line(i))
+                if index.drop(k):
+                    retry.append(k)
+            elif parse:
+                out[k] = rec
 
     def missing(self, keys: Iterable[str]) -> list[str]:
         """Keys with no whole record, or only a record of an engine/transport error (worth retrying)."""
         keys = list(keys)
         index = self._load()
-        present = [k for k in keys if (loc := index.locs.get(k)) is not None and not loc.error]
-        self._read(present, parse=False)   # checks every present line (CRC), dropping damaged ones
-        locs = index.locs if self._index is index else self._load().locs
-        return [k for k in keys if (loc := locs.get(k)) is None or loc.error]
+        locs, errors = index.locs, index.errors
+        self._read([k for k in keys if k in locs and k not in errors], parse=False)   # CRC-checks their lines
+        index = self._load()
+        locs, errors = index.locs, index.errors
+        return [k for k in keys if k not in locs or k in errors]
 
     def records(self, keys: Iterable[str]) -> list[dict[str, Any]]:
         """The stored records of ``keys`` that exist (error records included), in the order given."""
@@ -233,20 +296,16 @@ class Store:
         """Write one chunk atomically; records already present are skipped (an error record is replaced
         by a successful one)."""
         index = self._load()
+        locs, errors = index.locs, index.errors
         new: dict[str, dict[str, Any]] = {}
         for r in records:
             k = r["key"]
-            old = index.locs.get(k)
-            if k not in new and (old is None or (old.error and not r.get("error"))):
+            if k not in new and (k not in locs or (k in errors and not r.get("error"))):
                 new[k] = r
         if not new:
             return
         keys = list(new)
         lines = [files.encode(r) for r in new.values()]
         errors = [bool(r.get("error")) for r in new.values()]
-        stem = files.new_stem()
-        locs = files.write_chunk(self.dir, stem, keys, lines, errors)
-        fno = len(index.files)
-        index.files.append(DataFile(self.dir / f"{stem}{DATA}", locs[-1].end, True))
-        for k, loc in zip(keys, locs):
-            index.add(k, loc._replace(file=fno))
+        data = files.write_chunk(self.dir, files.new_stem(), keys, lines, errors)
+        index.add_file(data, keys)

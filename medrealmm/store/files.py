@@ -3,12 +3,12 @@
 A data file ``<stem>.jsonl`` holds one JSON record per line and is never changed once it has its
 name: it is written as ``<stem>.<id>.tmp``, flushed to disk and renamed (atomic on POSIX, NFS and
 Lustre alike). Its index ``<stem>.idx`` lists every record's key, byte offset, CRC-32 and whether
-it is an engine error, so a reader learns what a file holds without reading it and then reads only
-the lines it needs. The index is renamed into place *before* the data file: an index without its
-data file is the leftover of a killed writer and is ignored; a data file without a valid index (a
-store of the old layout, or an index damaged by a crash of the machine) is scanned line by line
-instead. An index records its data file's size: a data file edited from outside no longer matches
-and is scanned, its damaged lines named by file and line.
+it is an engine error, column by column (a reader splits each column in one call), so a reader learns
+what a file holds without reading it and then reads only the lines it needs. The index is renamed
+into place *before* the data file: an index without its data file is the leftover of a killed writer
+and is ignored; a data file without a valid index (a store of the old layout, or an index lost with
+the machine) is scanned line by line instead. An index records its data file's size: a data file
+edited from outside no longer matches and is scanned, its damaged lines named by file and line.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import os
 import secrets
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from array import array
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 log = logging.getLogger("medrealmm.store")
 
@@ -34,22 +35,13 @@ INDEX_VERSION = 1
 STALE_TMP_SECONDS = 6 * 3600  # a file still unrenamed after this long was left by a killed writer
 MAX_SPAN = 8 << 20            # ranged reads coalesce neighbouring lines up to this many bytes
 MAX_GAP = 64 << 10            # ... across gaps of at most this many bytes
-
-
-class Loc(NamedTuple):
-    """Where one record lies: file number (in its index), byte range, CRC-32 (hex), error flag, line."""
-
-    file: int
-    start: int
-    end: int
-    crc: str
-    error: bool
-    line: int
+MAX_WHOLE = 64 << 20          # a file most of whose records are wanted is read whole (and CRC-checked once) up to this
+NL = b"\n"
 
 
 @dataclass
 class Damage:
-    """A line that is not a whole record (or a file whose index does not match it), for the reports."""
+    """A line that is not a whole record (or an index that does not match its data file), for reports."""
 
     path: Path
     line: int
@@ -57,6 +49,39 @@ class Damage:
 
     def __str__(self) -> str:
         return f"{self.path} line {self.line}: {self.reason}" if self.line else f"{self.path}: {self.reason}"
+
+
+@dataclass
+class DataFile:
+    """What one data file holds, column by column (a few bytes per record; keys live in the reader's dict).
+
+    Record ``i`` is bytes ``starts[i]:ends[i]``, CRC-32 ``crcs[8i:8i+8]`` (hex), an engine error when
+    ``flags[i]`` is ``e``, on line ``lines[i]`` (None: line ``i + 1``). ``file_crc`` is the CRC-32 of the
+    whole file: one check instead of one per record when a reader wants most of the file."""
+
+    path: Path
+    size: int
+    indexed: bool                       # read from its index (else scanned)
+    starts: array = field(default_factory=lambda: array("q"))
+    ends: array = field(default_factory=lambda: array("q"))
+    crcs: str = ""
+    flags: str = ""
+    file_crc: str = ""
+    lines: array | None = None
+    damaged: int = 0                    # lines that are not a whole record (found when scanned)
+
+    @property
+    def records(self) -> int:
+        return len(self.flags)
+
+    def span(self, i: int) -> tuple[int, int]:
+        return self.starts[i], self.ends[i]
+
+    def crc(self, i: int) -> str:
+        return self.crcs[8 * i:8 * i + 8]
+
+    def line(self, i: int) -> int:
+        return self.lines[i] if self.lines is not None else i + 1
 
 
 # --- encoding ----------------------------------------------------------------------------------------
@@ -110,8 +135,9 @@ def crc(data: bytes) -> str:
 
 
 def indexable(key: str) -> bool:
-    """Keys are hashes; a key with a tab or newline cannot be written in an index (its file is scanned)."""
-    return "\t" not in key and "\n" not in key and "\r" not in key
+    """Keys are hashes; a key with white space cannot be written in an index (its file is scanned)."""
+    parts = key.split()
+    return len(parts) == 1 and parts[0] == key
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -150,115 +176,112 @@ def fsync_dir(path: Path) -> None:
 
 # --- index files ---------------------------------------------------------------------------------------
 
-def index_text(entries: list[tuple[str, int, str, bool]], data_bytes: int) -> str:
-    """``entries``: (key, offset, crc, error) in line order."""
-    head = f"{INDEX_MAGIC} {INDEX_VERSION} {data_bytes} {len(entries)}\n"
-    body = "".join(f"{k}\t{off}\t{c}\t{'e' if err else '-'}\n" for k, off, c, err in entries)
-    return head + body + "end\n"
+def index_text(keys: list[str], starts: list[int] | array, crcs: str, flags: str, data_bytes: int,
+               file_crc: str) -> str:
+    """An index: a header (size, records and CRC-32 of the data file), then one line per column (keys,
+    offsets, CRCs, error flags), then ``end``."""
+    return (f"{INDEX_MAGIC} {INDEX_VERSION} {data_bytes} {len(keys)} {file_crc}\n" + " ".join(keys) + "\n"
+            + " ".join(map(str, starts)) + f"\n{crcs}\n{flags}\nend\n")
 
 
-def read_index(path: Path, data_bytes: int) -> list[tuple[str, int, int, str, bool]] | None:
-    """The (key, start, end, crc, error) of every line of the data file, or None when the index is
-    missing, unreadable, incomplete or written for another size of the data file (then it is scanned)."""
+def read_index(path: Path, data_bytes: int) -> tuple[list[str], DataFile] | None:
+    """The keys and columns of the data file ``path.with_suffix('.jsonl')`` of ``data_bytes`` bytes, or
+    None when the index is missing, unreadable, incomplete or written for another size of the data file
+    (the data file is then scanned)."""
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
     except (OSError, UnicodeDecodeError):
         return None
-    lines = text.split("\n")
+    parts = text.split("\n")
     try:
-        magic, version, size, count = lines[0].split(" ")
-        if magic != INDEX_MAGIC or int(version) != INDEX_VERSION or int(size) != data_bytes:
-            return None
+        magic, version, size, count, file_crc = parts[0].split(" ")
         n = int(count)
-        if len(lines) != n + 3 or lines[n + 1] != "end" or lines[n + 2] != "":
+        if (magic != INDEX_MAGIC or int(version) != INDEX_VERSION or int(size) != data_bytes or len(parts) != 7
+                or parts[5] != "end" or parts[6] != ""):
             return None
-        out: list[tuple[str, int, int, str, bool]] = []
-        prev: list[Any] | None = None
-        for row in lines[1:n + 1]:
-            k, off, c, flag = row.split("\t")
-            start = int(off)
-            if prev is not None:
-                prev[2] = start
-                out.append(tuple(prev))   # type: ignore[arg-type]
-            prev = [k, start, 0, c, flag == "e"]
-        if prev is not None:
-            prev[2] = data_bytes
-            out.append(tuple(prev))       # type: ignore[arg-type]
+        keys = parts[1].split(" ")
+        starts = array("q", map(int, parts[2].split(" ")))
     except ValueError:
         return None
-    if any(e[2] <= e[1] for e in out):
+    crcs, flags = parts[3], parts[4]
+    if not (len(keys) == len(starts) == len(flags) == n > 0 and len(crcs) == 8 * n) or starts[0] != 0:
         return None
-    return out
+    ends = starts[1:]
+    ends.append(data_bytes)
+    if starts[-1] >= data_bytes or any(b <= a for a, b in zip(starts, ends)):
+        return None
+    return keys, DataFile(path.with_suffix(DATA), data_bytes, True, starts, ends, crcs, flags, file_crc)
 
 
-def scan(path: Path, damaged: list[Damage]) -> list[tuple[str, int, int, str, bool, int]]:
-    """Read a data file line by line: (key, start, end, crc, error, line) of each whole record; a
-    damaged line is added to ``damaged`` and left out."""
-    out = []
+def scan(path: Path, damaged: list[Damage]) -> tuple[list[str], DataFile]:
+    """Read a data file line by line: the keys and columns of its whole records; a damaged line is added
+    to ``damaged`` and left out."""
+    keys: list[str] = []
+    starts, ends, lines = array("q"), array("q"), array("q")
+    crcs: list[str] = []
+    flags: list[str] = []
     off = 0
+    n_damaged = 0
+    whole = 0
     with open(path, "rb") as fh:
         for lineno, line in enumerate(fh, start=1):
             start, off = off, off + len(line)
+            whole = zlib.crc32(line, whole)
             rec = decode(line)
             if rec is None:
                 if line.strip():
                     damaged.append(Damage(path, lineno, "damaged (not a whole JSON record)"))
+                    n_damaged += 1
                 continue
-            out.append((rec["key"], start, off, crc(line), bool(rec.get("error")), lineno))
-    return out
+            keys.append(rec["key"])
+            starts.append(start)
+            ends.append(off)
+            lines.append(lineno)
+            crcs.append(crc(line))
+            flags.append("e" if rec.get("error") else "-")
+    return keys, DataFile(path, off, False, starts, ends, "".join(crcs), "".join(flags), f"{whole:08x}", lines,
+                          n_damaged)
 
 
 # --- writing -------------------------------------------------------------------------------------------
 
-def _write_fsynced(path: Path, data: bytes | Iterable[bytes]) -> None:
-    with open(path, "wb") as fh:
-        if isinstance(data, bytes):
-            fh.write(data)
-        else:
-            for part in data:
-                fh.write(part)
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def publish(folder: Path, stem: str, tmp_data: Path, entries: list[tuple[str, int, str, bool]],
-            data_bytes: int) -> None:
+def _publish(folder: Path, stem: str, tmp_data: Path, keys: list[str], data: DataFile) -> None:
     """Give a finished (fsynced) temporary data file its name, its index first."""
-    token = tmp_data.name.rsplit(".", 2)[-2]
-    if all(indexable(e[0]) for e in entries):
-        tmp_idx = folder / f"{stem}.idx.{token}{TMP}"
+    if all(indexable(k) for k in keys):
+        tmp_idx = folder / f"{stem}.idx.{secrets.token_hex(4)}{TMP}"
         with open(tmp_idx, "w", encoding="utf-8") as fh:
-            fh.write(index_text(entries, data_bytes))
-        # no fsync: an index lost with the machine no longer matches its data file and that file is scanned
+            fh.write(index_text(keys, data.starts, data.crcs, data.flags, data.size, data.file_crc))
+        # no fsync: an index lost with the machine no longer matches its data file, which is then scanned
         os.replace(tmp_idx, folder / f"{stem}{INDEX}")
     os.replace(tmp_data, folder / f"{stem}{DATA}")
 
 
-def write_chunk(folder: Path, stem: str, keys: list[str], lines: list[bytes], errors: list[bool]) -> list[Loc]:
-    """One data file holding ``lines`` (no newlines in them), whole or not at all; their locations."""
-    token = secrets.token_hex(4)
-    tmp = folder / f"{stem}.{token}{TMP}"
-    entries: list[tuple[str, int, str, bool]] = []
-    locs: list[Loc] = []
+def write_chunk(folder: Path, stem: str, keys: list[str], lines: list[bytes], errors: list[bool]) -> DataFile:
+    """One data file holding ``lines`` (without newlines), whole or not at all; what it holds."""
+    tmp = folder / f"{stem}.{secrets.token_hex(4)}{TMP}"
+    crc32 = zlib.crc32
+    starts, ends = array("q"), array("q")
+    crcs = []
     off = 0
-    parts: list[bytes] = []
-    for i, (k, line, err) in enumerate(zip(keys, lines, errors)):
-        data = line + b"\n"
-        c = crc(data)
-        entries.append((k, off, c, err))
-        locs.append(Loc(-1, off, off + len(data), c, err, i + 1))
-        parts.append(data)
-        off += len(data)
+    for line in lines:
+        starts.append(off)
+        crcs.append(f"{crc32(NL, crc32(line)):08x}")
+        off += len(line) + 1
+        ends.append(off)
+    blob = NL.join(lines) + NL
+    data = DataFile(folder / f"{stem}{DATA}", off, True, starts, ends, "".join(crcs),
+                    "".join("e" if e else "-" for e in errors), f"{crc32(blob):08x}")
     try:
-        _write_fsynced(tmp, parts)
-        publish(folder, stem, tmp, entries, off)
+        with open(tmp, "wb") as fh:
+            fh.write(blob)
+            fh.flush()
+            os.fsync(fh.fileno())
+        _publish(folder, stem, tmp, keys, data)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
     fsync_dir(folder)
-    return locs
+    return data
 
 
 @dataclass
@@ -273,21 +296,29 @@ class SegmentWriter:
     records: int = 0
     _fh: Any = None
     _tmp: Path | None = None
-    _entries: list[tuple[str, int, str, bool]] = field(default_factory=list)
+    _keys: list[str] = field(default_factory=list)
+    _starts: array = field(default_factory=lambda: array("q"))
+    _crcs: list[str] = field(default_factory=list)
+    _flags: list[str] = field(default_factory=list)
     _size: int = 0
+    _whole: int = 0
 
     def add(self, key: str, line: bytes, error: bool) -> None:
-        if not line.endswith(b"\n"):
-            line += b"\n"
+        if not line.endswith(NL):
+            line += NL
         self.records += 1
         if self.dry_run:
             return
         if self._fh is None:
             self._tmp = self.folder / f"{segment_stem(self.first)}.{secrets.token_hex(4)}{TMP}"
             self._fh = open(self._tmp, "wb")
-            self._entries, self._size = [], 0
+            self._keys, self._starts, self._crcs, self._flags, self._size, self._whole = [], array("q"), [], [], 0, 0
         self._fh.write(line)
-        self._entries.append((key, self._size, crc(line), error))
+        self._keys.append(key)
+        self._starts.append(self._size)
+        self._crcs.append(crc(line))
+        self._whole = zlib.crc32(line, self._whole)
+        self._flags.append("e" if error else "-")
         self._size += len(line)
         if self._size >= self.limit:
             self._close()
@@ -302,8 +333,12 @@ class SegmentWriter:
         os.fsync(fh.fileno())
         fh.close()
         stem = tmp.name.rsplit(".", 2)[0]
-        publish(self.folder, stem, tmp, self._entries, self._size)
-        self.written.append(self.folder / f"{stem}{DATA}")
+        ends = self._starts[1:]
+        ends.append(self._size)
+        data = DataFile(self.folder / f"{stem}{DATA}", self._size, True, self._starts, ends, "".join(self._crcs),
+                        "".join(self._flags), f"{self._whole:08x}")
+        _publish(self.folder, stem, tmp, self._keys, data)
+        self.written.append(data.path)
 
     def finish(self) -> list[Path]:
         """Publish the last file and make the renames durable; the files written."""
@@ -323,25 +358,25 @@ class SegmentWriter:
 
 # --- reading -------------------------------------------------------------------------------------------
 
-def read_spans(path: Path, locs: list[tuple[int, int]]) -> Iterator[tuple[int, bytes]]:
-    """The bytes of each (start, end) range of ``path``, as (position in ``locs``, bytes); neighbouring
+def read_spans(path: Path, spans: list[tuple[int, int]]) -> Iterator[tuple[int, bytes]]:
+    """The bytes of each (start, end) range of ``path``, as (position in ``spans``, bytes); neighbouring
     ranges are read together (one ``pread`` for many lines), far ones apart (a shard reads only its lines)."""
-    order = sorted(range(len(locs)), key=lambda i: locs[i][0])
+    order = sorted(range(len(spans)), key=spans.__getitem__)
     fd = os.open(path, os.O_RDONLY)
     try:
         i = 0
         while i < len(order):
             j = i
-            start, end = locs[order[i]]
+            start, end = spans[order[i]]
             while j + 1 < len(order):
-                s, e = locs[order[j + 1]]
+                s, e = spans[order[j + 1]]
                 if s - end > MAX_GAP or e - start > MAX_SPAN:
                     break
                 end = max(end, e)
                 j += 1
             buf = os.pread(fd, end - start, start)
             for k in order[i:j + 1]:
-                s, e = locs[k]
+                s, e = spans[k]
                 yield k, buf[s - start:e - start]
             i = j + 1
     finally:

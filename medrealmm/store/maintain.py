@@ -83,7 +83,7 @@ def stats(root: Path, only: str | None = None) -> list[dict[str, Any]]:
         rows.append({"partition": str(folder.relative_to(root)) + (" (old layout)" if is_legacy(root, folder) else ""),
                      "files": len(index.files), "unindexed": sum(1 for f in index.files if not f.indexed),
                      "records": index.records, "keys": len(index.locs),
-                     "errors": sum(1 for loc in index.locs.values() if loc.error),
+                     "errors": len(index.errors),
                      "duplicates": index.records - len(index.locs), "damaged": len(index.damaged),
                      "MB": _mb(sum(f.size for f in index.files)), "leftovers": leftovers(folder)})
     return rows
@@ -109,21 +109,23 @@ def stats_report(rows: list[dict[str, Any]], root: Path) -> str:
 def verify_file(path: Path) -> tuple[int, list[Damage]]:
     """Decode every line of a data file and check its index against it: (records, problems)."""
     problems: list[Damage] = []
-    scanned = files.scan(path, problems)
-    size = path.stat().st_size
+    keys, data = files.scan(path, problems)
     idx_path = path.with_suffix(INDEX)
     if idx_path.exists():
-        entries = files.read_index(idx_path, size)
-        if entries is None:
+        got = files.read_index(idx_path, path.stat().st_size)
+        if got is None:
             problems.append(Damage(idx_path, 0, "index unreadable or written for another size of its data file "
                                                 "(the data file is scanned on every open; `store compact` rewrites it)"))
         else:
-            want = [(k, s, e, c, err) for k, s, e, c, err, _line in scanned]
-            if entries != want:
-                line = next((i + 1 for i, (a, b) in enumerate(zip(entries, want)) if a != b), min(len(entries),
-                                                                                                len(want)) + 1)
-                problems.append(Damage(idx_path, line, "index does not match its data file"))
-    return len(scanned), problems
+            ikeys, idata = got
+            for i in range(max(len(keys), len(ikeys))):
+                same = (i < len(keys) and i < len(ikeys) and keys[i] == ikeys[i] and data.span(i) == idata.span(i)
+                        and data.crc(i) == idata.crc(i) and data.flags[i] == idata.flags[i])
+                if not same:
+                    problems.append(Damage(idx_path, 0, f"index does not match its data file from record {i + 1} "
+                                                        f"(line {data.line(i) if i < len(keys) else '-'}) on"))
+                    break
+    return len(keys), problems
 
 
 def verify(root: Path, only: str | None = None) -> tuple[int, int, list[Damage]]:
@@ -183,14 +185,15 @@ def remove_files(paths: Iterable[Path]) -> list[Path]:
     return gone
 
 
-def _winners(index: Index, chosen: set[int]) -> dict[int, list[tuple[str, Any]]]:
-    """The records of the chosen files that win among duplicates, per file in line order."""
-    by_file: dict[int, list[tuple[str, Any]]] = {i: [] for i in chosen}
+def _winners(index: Index, chosen: set[int]) -> dict[int, list[tuple[str, int]]]:
+    """The records of the chosen files that win among duplicates: (key, record number) per file, in order."""
+    by_file: dict[int, list[tuple[str, int]]] = {i: [] for i in chosen}
     for k, loc in index.locs.items():
-        if loc.file in chosen:
-            by_file[loc.file].append((k, loc))
+        f = loc >> 32
+        if f in chosen:
+            by_file[f].append((k, loc & 0xFFFFFFFF))
     for entries in by_file.values():
-        entries.sort(key=lambda kl: kl[1].start)
+        entries.sort(key=lambda kr: kr[1])
     return by_file
 
 
@@ -210,27 +213,38 @@ def rewrite(folder: Path, index: Index, chosen: list[Path], *, keep: Callable[[s
     first = min((p.name[: -len(DATA)] for p in chosen), default="s")
     own = files.SegmentWriter(folder, first, segment_bytes, dry_run=dry_run)
     writers: dict[Path, files.SegmentWriter] = {folder: own}
+
+    def copy(k: str, df: files.DataFile, r: int, data: bytes) -> list[str]:
+        """Copy one record; a damaged one gives way to another copy of its key (returned to be copied)."""
+        if files.crc(data) != df.crc(r):
+            log.warning("store: %s line %d is damaged (changed since it was indexed); left out", df.path, df.line(r))
+            return [k] if index.drop(k) else []
+        if not keep(k):
+            return []
+        target = route(k, data) if route is not None else None
+        if target is DROP:
+            return []
+        writer = own if target is None else target
+        writers.setdefault(writer.folder, writer)
+        writer.add(k, data, df.flags[r] == "e")
+        result.kept += 1
+        if writer is not own:
+            result.moved[writer.folder.name] = result.moved.get(writer.folder.name, 0) + 1
+        return []
+
     by_file = _winners(index, chosen_no)
     try:
+        late: list[str] = []
         for i in sorted(chosen_no, key=lambda i: index.files[i].path.name):
-            path, entries = index.files[i].path, by_file[i]
-            for j, data in files.read_spans(path, [(loc.start, loc.end) for _k, loc in entries]):
-                k, loc = entries[j]
-                if files.crc(data) != loc.crc:
-                    log.warning("store: %s line %d is damaged (changed since it was indexed); left out", path, loc.line)
-                    continue
-                if not keep(k):
-                    continue
-                target = route(k, data) if route is not None else None
-                if target is DROP:
-                    continue
-                writer = own if target is None else target
-                writers.setdefault(writer.folder, writer)
-                writer.add(k, data, loc.error)
-                result.kept += 1
-                if writer is not own:
-                    name = str(writer.folder.name)
-                    result.moved[name] = result.moved.get(name, 0) + 1
+            df, entries = index.files[i], by_file[i]
+            for j, data in files.read_spans(df.path, [df.span(r) for _k, r in entries]):
+                late += copy(entries[j][0], df, entries[j][1], data)
+        while late:   # damaged winners: their other copies, where those are in the chosen files too
+            k = late.pop()
+            loc = index.locs.get(k)
+            if loc is not None and loc >> 32 in chosen_no:
+                df, r = index.files[loc >> 32], loc & 0xFFFFFFFF
+                late += copy(k, df, r, next(files.read_spans(df.path, [df.span(r)]))[1])
         for w in writers.values():
             result.written += w.finish()
     except BaseException:
@@ -351,9 +365,10 @@ def _to_drop(index: Index, kept: set[str], old: set[int]) -> list[Path]:
     winners: dict[int, int] = {}
     dirty: set[int] = set()
     for k, loc in index.locs.items():
-        winners[loc.file] = winners.get(loc.file, 0) + 1
-        if loc.file in old and k not in kept:
-            dirty.add(loc.file)
+        f = loc >> 32
+        winners[f] = winners.get(f, 0) + 1
+        if f in old and k not in kept:
+            dirty.add(f)
     for i in old:
         f = index.files[i]
         if f.damaged or f.records != winners.get(i, 0):
@@ -431,7 +446,7 @@ def migrate_judge(folder: Path, owner: dict[str, str], *, segment_bytes: int, dr
         if part not in present:
             present[part] = folder_index(folder / part) if (folder / part).is_dir() else Index()
         loc = present[part].locs.get(key)
-        if loc is not None and (not loc.error or rec.get("error")):
+        if loc is not None and (key not in present[part].errors or rec.get("error")):
             return DROP
         if part not in writers:
             if not dry_run:
