@@ -67,7 +67,8 @@ def test_report_has_every_section_figure_and_table(sample_runs: Path, tmp_path: 
         assert f'<section id="{section}">' in html, section
     for name in ("leaderboard", "decomposition", "ablation", "heatmap_specialty", "heatmap_department",
                  "histogram", "worst_of_k", "agreement"):
-        assert re.search(rf'<figure id="f-{name}"><img [^>]*src="data:image/png;base64,', html), name
+        assert re.search(rf'<figure id="f-{name}">(<div class="figmap">)?<img [^>]*src="data:image/png;base64,',
+                         html), name
         assert (out / "figures" / f"{name}.png").stat().st_size > 5000
     assert "http://" not in html and "https://" not in html          # self-contained
     departments = pl.read_parquet(out / "tables" / "by_department.parquet")["department"].unique().to_list()
@@ -103,6 +104,11 @@ def test_report_has_every_section_figure_and_table(sample_runs: Path, tmp_path: 
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "not the paper" in html and "Overall ranking" in html and "Physician panel agreement" in html
     assert html.count("cases →") > 5 and "../../view/sample/index.html#/find?model=" in html
+    figmap = re.search(r'<figure id="f-heatmap_department"><div class="figmap">(.*?)</figure>', html, re.S)
+    assert figmap, "the department heatmap has no clickable cells"
+    cell_links = re.findall(r'<a href="([^"]+)" title="([^"]+)"[^>]*style="left:([\d.]+)%', figmap.group(1))
+    assert cell_links and all("#/find?model=" in href and "department=" in href for href, _, _ in cell_links)
+    assert len({href for href, _, _ in cell_links}) == len(cell_links)      # one link per cell
     specialty = pl.read_parquet(out / "tables" / "by_specialty.parquet")
     assert "其他" not in set(specialty["specialty"])      # every sample department has a group
     manifest = (out / "manifest.json").read_text(encoding="utf-8")

@@ -403,3 +403,25 @@ def write_examples(folder: Path) -> list[Path]:
 if __name__ == "__main__":
     for p in write_examples(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/figs")):
         print(p)
+
+
+def test_heatmap_areas_land_on_their_cells_in_the_png() -> None:
+    """The clickable areas the HTML report lays over a heatmap: sample the PNG inside each area and find the
+    cell's own colour (scores drawn from far apart values, so a shifted area lands on another colour)."""
+    from matplotlib import colormaps
+    from matplotlib.colors import Normalize
+
+    cells = pl.DataFrame([{"department": d, "intent": i, "score": s, "n_scored": 50}
+                          for d, row in zip(DEPTS[:3], ((0.05, 0.5, 0.95), (0.95, 0.05, 0.5), (0.5, 0.95, 0.05)))
+                          for i, s in zip(INTENTS[:3], row)])
+    areas: list = []
+    png = figures.heatmap_figure(cells, row="department", col="intent", areas=areas)
+    img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    h, w, _ = img.shape
+    assert len(areas) == 9
+    cmap = colormaps["YlGnBu"]
+    for row, (left, top, width, height) in areas:
+        assert 0 <= left and left + width <= 1 and 0 <= top and top + height <= 1
+        x, y = int((left + 0.12 * width) * w), int((top + 0.15 * height) * h)    # off the centred label
+        want = np.array(cmap(Normalize(0, 1)(row["score"]))[:3]) * 255
+        assert np.abs(img[y, x] - want).max() < 12, (row, img[y, x], want)

@@ -117,15 +117,21 @@ class Builder:
         return s
 
     def figure(self, section: Section, name: str, caption: str, draw: Callable[..., bytes], *args: Any,
-               **kw: Any) -> None:
+               link: Callable[[dict[str, Any]], str | None] | None = None,
+               link_title: Callable[[dict[str, Any]], str] | None = None, **kw: Any) -> None:
+        """``link`` (for figures that can say where each cell is, like heatmaps): the viewer page of the
+        cases behind a cell, laid over the image in the HTML report."""
         if not self.figures:
             return
+        areas: list[tuple[dict[str, Any], tuple[float, float, float, float]]] = []
         try:
-            png = draw(*args, font=self.font, **kw)
+            png = draw(*args, font=self.font, **({"areas": areas} if link else {}), **kw)
         except ValueError as e:
             log.warning("figure %s left out: %s", name, e)
             return
-        section.blocks.append(Figure(name, png, caption))
+        links = [(place, href, link_title(row) if link_title else href) for row, place in areas
+                 if link and (href := link(row))]
+        section.blocks.append(Figure(name, png, caption, links=links))
 
 
 #: The judge the paper graded with, and the open-weight judges it validated against it.
@@ -232,10 +238,12 @@ def _breakdown_section(b: Builder, t: dict[str, pl.DataFrame], opts: ReportOptio
             continue
         title = DIM_TITLES.get(dim, dim)
         cells = heatmap_cells(table, dim, order, bucketed=dim in opts.edges)
-        b.figure(s, f"heatmap_{dim}", f"Score by {title} (n = scored cases)", fig.heatmap_figure, cells,
-                 row="entry", col=dim, value="score", count="n_scored", min_n=opts.min_n,
-                 title=f"Score by {title}")
         link = viewer_link(b.dataset, dim) if dim in ("department", SPECIALTY, "intent", "stage") else None
+        b.figure(s, f"heatmap_{dim}", f"Score by {title} (n = scored cases)" + (
+                     "; click a cell for its cases in the viewer" if link else ""), fig.heatmap_figure, cells,
+                 row="entry", col=dim, value="score", count="n_scored", min_n=opts.min_n,
+                 title=f"Score by {title}", link=link,
+                 link_title=lambda r, d=dim: f"{r['entry']} · {r[d]}: cases in the viewer")
         s.blocks.append(Table(f"by_{dim}", table, f"By {title}", columns=[dim, *BREAKDOWN_COLS], link=link))
         if dim == SPECIALTY and unmapped:
             s.blocks.append(Text(f"Departments without a specialty group (shown as 其他): {', '.join(unmapped)}. "

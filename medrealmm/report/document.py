@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,8 @@ class Figure:
     name: str
     png: bytes
     caption: str = ""
+    links: Sequence[tuple[tuple[float, float, float, float], str, str]] = ()   # (left, top, width, height)
+    # as fractions of the image, href, title: clickable areas laid over the image in HTML (heatmap cells)
 
 
 @dataclass
@@ -83,7 +85,17 @@ td.s,th.s{text-align:left}caption{caption-side:top;text-align:left;font-weight:6
 tr:nth-child(even) td{background:#fafafa}figure{margin:1em 0}figure img{max-width:100%;border:1px solid #eee}
 figcaption{color:#555;font-size:.9em}.cap{margin:.8em 0 0}details{margin:.4em 0}pre{background:#f7f7f7;padding:.8em;
 overflow:auto;max-height:32em;font-size:.8em}.wrap{overflow-x:auto}
+.figmap{position:relative;display:inline-block;max-width:100%}.figmap img{display:block}
+.figmap a{position:absolute;border:2px solid transparent;box-sizing:border-box}.figmap a:hover,.figmap a:focus{border-color:#d33}
 """
+
+
+def _figure_links(links: Sequence[tuple[tuple[float, float, float, float], str, str]]) -> str:
+    """Links laid over an image by percentages, so they stay on their cells at any display width."""
+    return "".join(
+        f"<a href=\"{html.escape(href)}\" title=\"{html.escape(title)}\" aria-label=\"{html.escape(title)}\" "
+        f"style=\"left:{100 * l:.3f}%;top:{100 * t:.3f}%;width:{100 * w:.3f}%;height:{100 * h:.3f}%\"></a>"
+        for (l, t, w, h), href, title in links)
 
 
 def _paragraphs_html(body: str) -> str:
@@ -140,8 +152,11 @@ def render_html(doc: Document) -> str:
             elif isinstance(b, Table):
                 body.append(_table_html(b))
             elif isinstance(b, Figure):
-                body.append(f"<figure id=\"f-{html.escape(b.name)}\"><img alt=\"{html.escape(b.caption or b.name)}\" "
-                            f"src=\"{png_data_uri(b.png)}\"><figcaption>{_inline(b.caption)}</figcaption></figure>")
+                img = f"<img alt=\"{html.escape(b.caption or b.name)}\" src=\"{png_data_uri(b.png)}\">"
+                if b.links:
+                    img = f"<div class=\"figmap\">{img}{_figure_links(b.links)}</div>"
+                body.append(f"<figure id=\"f-{html.escape(b.name)}\">{img}<figcaption>{_inline(b.caption)}"
+                            "</figcaption></figure>")
             elif isinstance(b, Details):
                 data = json.dumps(b.data, ensure_ascii=False, indent=2, default=str)
                 body.append(f"<details><summary>{html.escape(b.summary)}</summary><pre>{html.escape(data)}</pre>"

@@ -97,15 +97,35 @@ def _figure(width: float, height: float) -> Figure:
     return fig
 
 
+PAD_INCHES = 0.08
+
+
 def _render(fig: Figure) -> bytes:
     """PNG bytes of ``fig``; the figure is cleared afterwards so its artists can be freed at once."""
     buf = io.BytesIO()
     try:
         # "tight" on top of constrained layout: a safety net so no long label is ever cut off.
-        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.08)
+        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=PAD_INCHES)
     finally:
         fig.clear()
     return buf.getvalue()
+
+
+def _areas(fig: Figure, ax: Any, rects: Sequence[tuple[float, float, float, float]]
+           ) -> list[tuple[float, float, float, float]]:
+    """Where data rectangles ``(x0, y0, x1, y1)`` land in the PNG :func:`_render` will write, as
+    (left, top, width, height) fractions of the image, so an HTML page can lay links over them at
+    any display size. Draws once to fix the layout; savefig's tight box is the same box, padded."""
+    fig.canvas.draw()
+    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)   # inches
+    out = []
+    for x0, y0, x1, y1 in rects:
+        (ax0, ay0), (ax1, ay1) = ax.transData.transform([(x0, y0), (x1, y1)]) / fig.dpi
+        left, right = sorted((ax0, ax1))
+        bottom, top = sorted((ay0, ay1))
+        out.append(((left - box.x0) / box.width, (box.y1 - top) / box.height,
+                    (right - left) / box.width, (top - bottom) / box.height))
+    return out
 
 
 def _check(df: pl.DataFrame | None, what: str, columns: Sequence[str]) -> pl.DataFrame:
@@ -375,12 +395,14 @@ def small_cells(cells: pl.DataFrame, *, row: str, col: str, count: str = "n_scor
 
 
 def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "score", count: str = "n_scored",
-                   min_n: int = 10, title: str = "", font: str | None = None) -> bytes:
+                   min_n: int = 10, title: str = "", font: str | None = None,
+                   areas: list[tuple[dict[str, Any], tuple[float, float, float, float]]] | None = None) -> bytes:
     """A ``row`` x ``col`` grid of ``value`` (0..1) where small samples are visibly marked.
 
     Rows and columns keep their order of first appearance in ``cells`` (the caller sorts). Cells with
     ``count`` < ``min_n`` are greyed, hatched and annotated in italics with a "*" so a striking
-    value from a handful of cases is not over-read; missing cells stay blank.
+    value from a handful of cases is not over-read; missing cells stay blank. With ``areas`` (a list to
+    fill) every drawn cell's row of ``cells`` and its place in the image are appended (see :func:`_areas`).
     """
     cells = _check(cells, "heatmap_figure", [row, col, value, count])
     dup = cells.group_by(row, col).len().filter(pl.col("len") > 1)
@@ -447,6 +469,11 @@ def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "sco
             fig.text(0.01, 0.0, f"* n < {min_n}: small sample (hatched)", fontsize=8, style="italic",
                      color="0.3", ha="left", va="bottom")
             fig.get_layout_engine().set(h_pad=0.12)  # type: ignore[union-attr]
+        if areas is not None:
+            drawn = [(r, (ri[r[row]], ci[r[col]])) for r in cells.iter_rows(named=True)
+                     if not math.isnan(grid[ri[r[row]], ci[r[col]]])]
+            places = _areas(fig, ax, [(j - 0.5, i - 0.5, j + 0.5, i + 0.5) for _, (i, j) in drawn])
+            areas.extend((r, place) for (r, _), place in zip(drawn, places, strict=True))
         return _render(fig)
 
 
