@@ -45,6 +45,15 @@ class Gazetteer:
     districts: frozenset[str]        # county level, full: 西湖区, 桐庐县, 建德市, 额济纳旗
     district_short: frozenset[str]   # 桐庐, 建德, 萧山 (two characters or more, not an everyday word)
     max_len: int                     # longest full name, in characters
+    full_lengths: tuple[int, ...] = ()   # lengths of city and district full names, longest first
+
+    def full_level(self, name: str) -> str | None:
+        """``city`` or ``district`` for a full name with its suffix (杭州市, 西湖区), else None."""
+        if name in self.cities:
+            return "city"
+        if name in self.districts:
+            return "district"
+        return None
 
     def level(self, name: str) -> str | None:
         """``province``, ``city`` or ``district`` for a full or short name, else None."""
@@ -93,4 +102,4 @@ def gazetteer() -> Gazetteer:
     names = provinces | cities | districts
     return Gazetteer(frozenset(provinces | prov_short), frozenset(cities), frozenset(city_short),
                      frozenset(districts - cities), frozenset(district_short),
-                     max(len(n) for n in names))
+                     max(len(n) for n in names), tuple(sorted({len(n) for n in cities | districts}, reverse=True)))

@@ -90,7 +90,7 @@ BEFORE_TITLE_WORDS: frozenset[str] = frozenset("""
 # Two-character verbs that put a person right after them (转告王医生, 您好杨女士).
 PERSON_VERBS: frozenset[str] = frozenset("""
 转告 告诉 通知 麻烦 拜托 感谢 谢谢 多谢 咨询 联系 请教 询问 推荐 预约 提醒 转给 交给 汇报 您好 你好 见到 遇到
-找到 挂了 问问 约了 认识 知道 还有 以及 或者 还是 跟着 跟随 委托 介绍 请问 打扰 辛苦
+找到 挂了 问问 约了 认识 知道 还有 以及 或者 还是 跟着 跟随 委托 介绍 请问 打扰 辛苦 回复 答复 留言 私信
 """.split())
 
 # Major cities written without 市 (北京朝阳区): a district right after one of them is sub-city.
@@ -113,6 +113,7 @@ HOSPITAL_ABBREVIATIONS: tuple[str, ...] = (
 # The most common single surnames (the first ~120 of the list above cover ~90 % of people): a name
 # candidate with one of these needs less other evidence than one with a rare surname.
 COMMON_SURNAMES: frozenset[str] = frozenset(_SINGLE[:120])
+MID_SURNAMES: frozenset[str] = frozenset(_SINGLE[120:300])   # neither common nor rare: no weight either way
 
 # Characters common in modern given names (both sexes, several generations), written from naming
 # practice, not from any corpus this project is measured on. Given-name plausibility is one piece of
@@ -136,4 +137,4 @@ GIVEN_NAME_CHARS: frozenset[str] = frozenset(
 NAME_LEFT: frozenset[str] = frozenset("和跟与同给找叫让带陪替帮请问是被把对向及或、")
 
 # What often follows a name (刘平，…, 郭桂芝都是…, 郑洋的报告): the right edge of a candidate.
-NAME_RIGHT: frozenset[str] = frozenset("的说今昨明现都也和跟与是在从去来到让把被给对要想会能还又已刚就才吃做说问家")
+NAME_RIGHT: frozenset[str] = frozenset("的说今昨明现都也和跟与是在从去来到让把被给对要想会能还又已刚就才吃做说问家收寄")

@@ -126,7 +126,7 @@ _ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码
              r"退款单号|快递单号|运单号|物流单号|凭证号|单号")
 _PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
              r"[Mm]obile|[Pp]hone")
-_ACCOUNT_KW = r"微信号|微信|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
+_ACCOUNT_KW = r"微信号|微信|[Vv]信|威信|薇信|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
 _ANCHORED = re.compile(
     r"(?:(?P<id>" + _ID_KW + r")|(?P<mrn>" + _MRN_KW + r")|(?P<order>" + _ORDER_KW + r")|(?P<phone>"
     + _PHONE_KW + r")|(?P<account>" + _ACCOUNT_KW + r")|(?P<post>邮编|邮政编码))" + _SEP
@@ -140,6 +140,9 @@ _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)[ -]?|0\d{2,3}[ -])[2-9]\d{6,7}(?:
 # a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
 # right length, nothing else around it (02087654321, 057187654321)
 _LANDLINE_BARE = re.compile(_NA + r"0(?:10|2\d)[2-9]\d{7}" + _NB + "|" + _NA + r"0[3-9]\d{2}[2-9]\d{6,7}" + _NB)
+# a mobile number written in Chinese digits (幺三八…, 一三九…): eleven of them, as a mobile starts
+_ZH_MOBILE = re.compile(r"(?<![零〇一幺二两三四五六七八九十])[一幺][三四五六七八九][零〇一幺二两三四五六七八九]{9}"
+                        r"(?![零〇一幺二两三四五六七八九十])")
 _SERVICE = re.compile(_NA + r"[48]00[ -]?\d{3}[ -]?\d{4}" + _NB)
 
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9][A-Za-z0-9\-]{0,62}"
@@ -684,6 +687,8 @@ class RuleDetector:
             _anchored(t, out)
         if has_digit:
             _numbers(t, out)
+        if "PHONE" in want and ("一" in t or "幺" in t):
+            out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
         if has_alpha and ("@" in t or "." in t):
             _web(t, out)
         if "DATE" in want and (has_digit or "月" in t):

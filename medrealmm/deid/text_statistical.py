@@ -30,14 +30,13 @@ import logging
 import math
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
-                                          COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, NAME_LEFT,
-                                          NAME_RIGHT, STOP_CHARS, SURNAMES)
+                                          COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
+                                          NAME_LEFT, NAME_RIGHT, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
 
@@ -49,8 +48,9 @@ NAME_THRESHOLD = 2.5
 """Score at or above which a candidate is a name (see :func:`name_score`)."""
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
+    """One word of the segmenter: offsets into the text, the word, its part-of-speech tag."""
+
     start: int
     end: int
     word: str
@@ -70,9 +70,11 @@ def tokens(text: str) -> list[Token]:
     """jieba's words and tags with their offsets (the words concatenate to ``text``)."""
     out: list[Token] = []
     pos = 0
+    make = Token
     for word, tag in _jieba().tag(text):
-        out.append(Token(pos, pos + len(word), word, tag))
-        pos += len(word)
+        end = pos + len(word)
+        out.append(make(pos, end, word, tag))
+        pos = end
     if pos != len(text):  # never seen; a segmenter that drops characters would shift every offset
         raise RuntimeError("the segmenter did not return the whole text")
     return out
@@ -96,7 +98,7 @@ def _cjk(c: str) -> bool:
 # still are not names here: medical and everyday words the dictionary lacks or tags as a person.
 NOT_NAMES: frozenset[str] = frozenset("""
 仲景 张仲景 华佗 扁鹊 孙思邈 李时珍 葛洪 白芍 白芷 白术 白及 白果 黄芩 黄柏 黄芪 黄精 甘草 甘遂 杜仲 柴胡 桑叶 桑枝
-石斛 石膏 连翘 金银花 金钱草 党参 丹参 何首乌 苏叶 薄荷 车前 车前子 牛黄 麦冬 秦艽 防风 龙骨 牡蛎 安宫 安神 安眠
+石斛 石淋 石膏 姜半夏 法半夏 清半夏 连翘 金银花 金钱草 党参 丹参 何首乌 苏叶 薄荷 车前 车前子 牛黄 麦冬 秦艽 防风 龙骨 牡蛎 安宫 安神 安眠
 安胎 安慰 安抚 明目 利尿 利湿 宁心 宁神 康复 康宁 温补 温经 温阳 温通 温和 温水 温度 和胃 和解 宣肺 通便 江湖
 曲美 曲安 苏打 毛孔 毛囊 毛发 包皮 包块 戴套 关元 关节 任脉 督脉 冲脉 阳虚 阴虚 阳明 少阳 太阳 太阴 厥阴 少阴
 钟乳 金刚 金黄 黄褐 黄白 白斑 白带 白睛 黄疸 黄痰 白痰 白苔 黄苔 齐全 全面 全身 程度 祝您 祝你 谢谢 谢您 于是
@@ -115,7 +117,7 @@ NOT_GIVEN: frozenset[str] = frozenset(
     "的了是在和跟与及或就也都还又再才已很太最吗呢吧啊呀哦嗯么啥怎什谁哪这那该每各某其此我你您他她它们说问看找请帮"
     "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
     "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
-    "类型状性，")
+    "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加，")
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -168,7 +170,7 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score -= 2.5
     elif sl == 2 or sur in COMMON_SURNAMES:
         score += 0.5
-    else:
+    elif sur not in MID_SURNAMES:
         score -= 1.0
     freq = word_frequency(cand)
     if freq:
@@ -195,41 +197,68 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
     out: list[tuple[int, int, float]] = []
     n = len(toks)
     for i, tok in enumerate(toks):
-        if not _cjk(tok.word[0]):
+        if tok.word[0] not in SURNAMES:
             continue
         sl = _surname_len(t, tok.start)
         if not sl:
             continue
         best: tuple[int, int, float] | None = None
-        for j in range(i, min(i + 3, n)):
-            end = toks[j].end
+        ends = [(toks[j].end, j, 0.0) for j in range(i, min(i + 3, n))]
+        # a name glued to the word after it (朱凤 + 英收): end inside a token, before a name-final word
+        ends += [(e, j, -0.5) for j in range(i + 1, min(i + 3, n)) for e in range(toks[j].start + 1, toks[j].end)
+                 if t[e] in NAME_RIGHT and toks[j].end - e == 1]
+        for end, j, bonus in ends:
             length = end - tok.start
-            if length > sl + 2:
-                break
-            if length < sl + 1 or not all(_cjk(c) for c in t[tok.start:end]):
+            if length > sl + 2 or length < sl + 1 or not all(_cjk(c) for c in t[tok.start:end]):
                 continue
             cand = t[tok.start:end]
-            tagged = tok.tag == "nr" and (j == i or len(tok.word) > sl)
-            alone = tok.tag == "nr" and len(tok.word) == sl and j > i    # 杨 + 建新: the surname tagged alone
-            score = name_score(t, tok.start, end, tagged_person=tagged, place=gaz.level(cand) is not None,
-                               tagged_surname=alone)
-            if best is None or score >= best[2]:
+            tagged = tok.tag in ("nr", "nrfg") and (j == i or len(tok.word) > sl)
+            alone = tok.tag in ("nr", "nrfg") and len(tok.word) == sl and j > i    # 杨 + 建新: the surname tagged alone
+            place = gaz.level(cand) is not None
+            score = bonus + name_score(t, tok.start, end, tagged_person=tagged, place=place, tagged_surname=alone)
+            if best is None or score > best[2]:
                 best = (tok.start, end, score)
         if best is not None:
             out.append(best)
     return out
 
 
+# A child's given name before a parent's title, the way pediatric consultations address a parent
+# (红梅妈妈, 莹莹妈妈, 俊俊爸爸): a reduplicated pair or two given-name characters, after a greeting,
+# punctuation or the start.
+_CHILD_NAME = re.compile(r"(?:^|(?<=[，,。！？!?\s:：])|(?<=你好)|(?<=您好))(?P<n>[\u4e00-\u9fff]{2})(?=妈妈|爸爸|奶奶|爷爷|外婆|外公|家长)")
+_NOT_CHILD_NAMES = frozenset("""
+宝宝 孩子 小孩 宝贝 儿子 女儿 我家 他家 她家 你家 大家 新手 二胎 准备 孕妇 当了 做了 新生 年轻 单亲 全职 有的 很多 一些
+各位 亲爱 这位 那位 家长 学生 病人 患者 姥姥 老公 老婆 爸爸 妈妈
+""".split())
+
+
+def _child_names(t: str) -> list[Span]:
+    out = []
+    for m in _CHILD_NAME.finditer(t):
+        n = m.group("n")
+        if n in _NOT_CHILD_NAMES or any(c in NOT_GIVEN for c in n):
+            continue
+        if n[0] == n[1] or all(c in GIVEN_NAME_CHARS for c in n):
+            out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # places
 
-_ADMIN_END = frozenset("省市县区旗州盟")
+_ADMIN_END_RX = re.compile("[省市县区旗州盟]")
+_PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|籍贯|在|到|去|回|是)$")
+_PLACE_LAST = frozenset("街道镇乡村屯寨区木查路巷同弄")
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
-_TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木)$")
+_TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木|区|县)$")
 _ROAD_SUFFIX = re.compile(r"(?:大街|大道|路|街|巷|胡同|里弄)$")
 _NOT_TOWN = frozenset("""
 城镇 乡镇 集镇 小镇 古镇 重镇 名镇 本镇 该镇 全镇 农村 乡村 山村 渔村 本村 该村 全村 邻村 外村 新村 老村 故乡 家乡 老乡
 同乡 他乡 异乡 城乡 下乡 回乡 返乡 思乡 梦乡 水乡 山乡 睡乡 醉乡 社区 小区 街道 一村 二村 三村 度假村 养老村 奥运村 地球村
+城区 市区 郊区 病区 景区 园区 山区 牧区 灾区 疫区 矿区 校区 厂区 片区 辖区 地区 老区 新区 误区 禁区 盲区 分区 专区 特区 营区
+静区 东区 西区 南区 北区 中区 开发区 保护区 服务区 商业区 住宅区 工业区 生活区 风景区 示范区 试验区 实验区 无人区 高发区
+流行区 疫情区 重灾区 安全区 危险区 隔离区 洗浴区 功能区 办公区 候诊区 县城 郡县 州县 该县 本县 全县 我县 外县 邻县 各县
 """.split())
 _NOT_ROAD = frozenset("""
 走路 马路 道路 公路 铁路 线路 思路 出路 进路 来路 去路 一路 半路 上路 岔路 小路 大路 山路 水路 陆路 网路 电路 回路 通路
@@ -238,18 +267,20 @@ _NOT_ROAD = frozenset("""
 """.split())
 
 
-def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPolicy) -> list[Span]:
-    out: list[Span] = []
+def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPolicy) -> list[tuple[Span, bool]]:
+    """Places, each with whether it rests on a short form or a suffix only (a name found at the same
+    characters wins over those: 邹秀英 is a person, not 秀英区)."""
+    out: list[tuple[Span, bool]] = []
     # full names anywhere, by their last character (杭州市, 西湖区, 恩施土家族苗族自治州)
-    for i, c in enumerate(t):
-        if c not in _ADMIN_END:
-            continue
-        for length in range(min(gaz.max_len, i + 1), 1, -1):
-            name = t[i + 1 - length:i + 1]
-            level = gaz.level(name)
-            if level in ("city", "district") and name not in gaz.city_short and name not in gaz.district_short:
+    for m in _ADMIN_END_RX.finditer(t):
+        end = m.end()
+        for length in gaz.full_lengths:
+            if length > end:
+                continue
+            level = gaz.full_level(t[end - length:end])
+            if level is not None:
                 if level == "district" or policy.city:
-                    out.append(Span(i + 1 - length, i + 1, "ADDRESS", DETECTOR))
+                    out.append((Span(end - length, end, "ADDRESS", DETECTOR), False))
                 break
     # short forms the tagger reads as proper nouns (杭州, 萧山), towns, villages and roads
     for k, tok in enumerate(toks):
@@ -257,15 +288,15 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         if not _cjk(w[0]):
             continue
         if len(w) >= 2 and tok.tag in _PROPER_TAGS:
-            if w in gaz.city_short and policy.city and tok.tag in _PROPER_TAGS:
-                out.append(Span(tok.start, tok.end, "ADDRESS", DETECTOR))
+            if w in gaz.city_short and policy.city:
+                out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
                 continue
             if w in gaz.district_short and tok.tag in ("ns", "nr", "nz"):
-                out.append(Span(tok.start, tok.end, "ADDRESS", DETECTOR))
+                out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
                 continue
-        span = _suffixed_place(t, toks, k, gaz)
+        span = _suffixed_place(t, toks, k, gaz) if w[-1] in _PLACE_LAST else None
         if span is not None:
-            out.append(span)
+            out.append((span, True))
     return out
 
 
@@ -284,23 +315,33 @@ def _proper_name(t: str, toks: Sequence[Token], first: int, last: int, gaz: Gaze
 
 
 def _suffixed_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> Span | None:
-    """A town, village or road: a proper noun + 镇/乡/村/路/街… (one token 王庄村, or 李楼 + 乡)."""
+    """A town, village, district or road: a proper noun + 镇/乡/村/区/路/街… (王庄村 as one token,
+    李楼 + 乡, 青 + 山镇), or any short name after a place cue (住在青山镇)."""
     tok = toks[k]
     w = tok.word
     for rx, stop in ((_TOWN_SUFFIX, _NOT_TOWN), (_ROAD_SUFFIX, _NOT_ROAD)):
         m = rx.search(w)
         if not m:
             continue
-        if w in stop:
+        if w in stop or any(len(x) >= 2 and len(w) > len(x) and w.endswith(x) for x in stop):
             return None
-        if m.start() >= 2:                                   # 王庄村, 文三路 as one token
-            if tok.tag in _PROPER_TAGS or word_frequency(w) == 0:
-                return Span(tok.start, tok.end, "ADDRESS", DETECTOR)
-            return None
-        if m.start() == 0 and k > 0:                         # 李楼 + 乡, 中关村 + 大街
-            for first in (k - 1, k - 2):
-                if first >= 0 and _proper_name(t, toks, first, k - 1, gaz):
-                    return Span(toks[first].start, tok.end, "ADDRESS", DETECTOR)
+        if gaz.level(w) == "province" or w.endswith(("自治区", "特别行政区")):
+            return None                                  # a province stays (the policy)
+        ss = tok.start + m.start()                       # where the suffix starts
+        if m.start() >= 2 and (tok.tag in _PROPER_TAGS or word_frequency(w) == 0):
+            return Span(tok.start, tok.end, "ADDRESS", DETECTOR)
+        for first in (k - 1, k - 2):
+            if first < 0:
+                continue
+            start = toks[first].start
+            name = t[start:ss]
+            if not 2 <= len(name) <= 5 or not all(_cjk(c) and c not in NOT_GIVEN for c in name):
+                continue
+            cued = _PLACE_CUE.search(t, max(0, start - 3), start) is not None
+            proper = all(toks[x].tag in _PROPER_TAGS or word_frequency(toks[x].word) == 0 for x in range(first, k)) \
+                or gaz.level(name) is not None
+            if cued or proper:
+                return Span(start, tok.end, "ADDRESS", DETECTOR)
         return None
     return None
 
@@ -334,7 +375,7 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
         if span is not None:
             out.append(span)
     for k, tok in enumerate(toks):
-        if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2:
+        if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2 and _cjk(tok.word[0]):
             before = t[max(0, tok.start - 4):tok.start]
             if _HOSPITAL_CONTEXT_BEFORE.search(before) or _HOSPITAL_CONTEXT_AFTER.match(t, tok.end):
                 out.append(Span(tok.start, tok.end, "HOSPITAL", DETECTOR))
@@ -420,16 +461,19 @@ class StatisticalDetector:
         t = normalize(text)
         toks = tokens(t)
         gaz = gazetteer()
-        spans: list[Span] = []
-        if "ADDRESS" in self.categories:
-            spans += _place_spans(t, toks, gaz, self.policy)
+        places = _place_spans(t, toks, gaz, self.policy) if "ADDRESS" in self.categories else []
+        spans: list[Span] = [p for p, short in places if not short]
         if "HOSPITAL" in self.categories:
             spans += _hospital_spans(t, toks, gaz, self.policy)
+        names: list[Span] = []
         if "NAME" in self.categories:
             taken = [(s.start, s.end) for s in spans]
             for s, e, score in _name_candidates(t, toks, gaz):
                 if score >= self.threshold and not any(a < e and s < b for a, b in taken):
-                    spans.append(Span(s, e, "NAME", DETECTOR))
+                    names.append(Span(s, e, "NAME", DETECTOR))
+            names += _child_names(t)
+        spans += names
+        spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
         spans = [Span(s.start, s.end, s.category, self.name) for s in spans if s.category in self.categories]
         return merge_spans(spans)
 
