@@ -121,22 +121,24 @@ _ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证�
           r"驾驶证号|驾驶证|驾照号|驾照|社保卡号|社保号|社会保障号码|社会保障号|社保卡|居住证号|居住证|户口本号")
 _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|医保卡号|医保号|医保卡|医疗保险号|就诊卡号|就诊卡|就诊号|"
            r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|门诊ID|住院ID|就诊ID|病历ID|病案ID|档案ID|检查ID|患者编号|病人编号|ID号|检查号|影像号|"
-           r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号")
+           r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号|处方编号|处方号|"
+           r"卡号")
 _ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
-             r"退款单号|快递单号|运单号|物流单号|凭证号|单号")
+             r"退款单号|退款编号|快递单号|运单号|物流单号|凭证号|订单尾号|尾号|单号")
 _PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
              r"[Mm]obile|[Pp]hone")
-_ACCOUNT_KW = r"微信号|微信|[Vv]信|威信|薇信|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
+_ACCOUNT_KW = r"微信号|微信|[Vv]信|威信|薇信|公众号|小红书号?|快手号?|抖音|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
 _ANCHORED = re.compile(
     r"(?:(?P<id>" + _ID_KW + r")|(?P<mrn>" + _MRN_KW + r")|(?P<order>" + _ORDER_KW + r")|(?P<phone>"
     + _PHONE_KW + r")|(?P<account>" + _ACCOUNT_KW + r")|(?P<post>邮编|邮政编码))" + _SEP
-    + r"(?P<val>\(?\+?[A-Za-z0-9](?:[A-Za-z0-9]|[-_/(). ](?=[A-Za-z0-9(]))*)")
+    + r"(?P<val>\(?\+?[A-Za-z0-9](?:[A-Za-z0-9]|\.\s(?=\d)|[-_/(). ](?=[A-Za-z0-9(]))*)")
 _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHONE", "account": "URL",
                     "post": "ADDRESS"}
 
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB)
-_LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)[ -]?|0\d{2,3}[ -])[2-9]\d{6,7}(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
+_LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)\s?[ -]?|0\d{2,3}[ -])(?:[2-9]\d{6,7}|[2-9]\d{2,3}[ -]\d{4})"
+                       r"(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
 # a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
 # right length, nothing else around it (02087654321, 057187654321)
 _LANDLINE_BARE = re.compile(_NA + r"0(?:10|2\d)[2-9]\d{7}" + _NB + "|" + _NA + r"0[3-9]\d{2}[2-9]\d{6,7}" + _NB)
@@ -166,6 +168,9 @@ _DATES = re.compile("|".join((
     r"(?<!\d)" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                                   # 5月12日
     r"[〇零一二三四五六七八九]{4}年" + _ZH_MONTH + r"月(?:" + _ZH_DAY + r")?",           # 二〇二三年五月十二日
     _ZH_MONTH + r"月" + _ZH_DAY,                                                       # 五月十二日, 正月初五
+    r"(?<!\d)" + _M + r"\s*月\s*(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?)",           # 12月初三
+    r"(?<=[日号])\s*[-~至到]\s*" + _D + r"\s*[日号]",                                    # 5月12日-20日: the end
+    r"(?<![\d.\-/])\d{2}([./])" + _M + r"\2" + _D + r"(?![\d./])",                     # 23.5.12, 23/5/12
 )))
 _DATE_ANCHORED = re.compile(
     r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
@@ -175,7 +180,7 @@ _DATE_ANCHORED = re.compile(
 # A bare M.D or M/D is a date only where the words around it make one: 号/日 after it (12.10号), or a
 # date word after it (11/9那天, 5.12复查) with nothing before it that makes it a value (血糖6.8开始 stays).
 _DATE_CONTEXT = re.compile(
-    r"(?<![\d.\-/A-Za-z])" + _M + r"[./]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
+    r"(?<![\d.\-/A-Za-z])" + _M + r"[./-]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
     r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|"
     r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的)))")
 _DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年]|那天|日期)$")
@@ -391,6 +396,8 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
             out.append(_Found(*m.span("md"), "DATE"))
     if cueless:
         for m in _DATE_CONTEXT.finditer(t):
+            if "-" in m.group() and m.group("day"):
+                continue                      # 5-7日 is a range of days, not the 7th of May
             if m.group("day") or _DATE_BEFORE.search(t, max(0, m.start() - 2), m.start()) or m.start() == 0:
                 if not _overlaps(out, *m.span()):
                     out.append(_Found(*m.span(), "DATE"))

@@ -287,6 +287,10 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         w = tok.word
         if not _cjk(w[0]):
             continue
+        if len(w) >= 2 and w in gaz.city_short and policy.city and tok.tag in ("n", "j") and k > 0 and (
+                gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
+            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 河南 + 周口 (tagged a noun)
+            continue
         if len(w) >= 2 and tok.tag in _PROPER_TAGS:
             if w in gaz.city_short and policy.city:
                 out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
