@@ -88,7 +88,8 @@ def write_partition(folder: Path, judge: str, model: str, n: int, chunk: int, *,
 
 
 def grow(root: Path, have: int, want: int, run: int, chunk: int) -> int:
-    """Add partitions of ``run`` verdicts (models alternating between the judges) until ``want`` are stored."""
+    """Add partitions of ``run`` verdicts (models alternating between the judges) until ``want`` are stored
+    (``chunk`` >= ``run``: one file per partition, as ``medrealmm store compact`` leaves them)."""
     files = 0
     p = have // run
     while have < want:
@@ -188,6 +189,8 @@ def main() -> int:
     ap.add_argument("--root", default=None, help="where to build the stores (default: a temporary folder)")
     ap.add_argument("--keep", action="store_true", help="keep the synthetic store")
     ap.add_argument("--old-layout", type=int, default=0, help="also measure an old-layout judge folder of N verdicts")
+    ap.add_argument("--compacted", action="store_true",
+                    help="stored partitions as `medrealmm store compact` leaves them (one file each), not run chunks")
     ap.add_argument("--measure", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.measure:
@@ -201,7 +204,7 @@ def main() -> int:
     try:
         for size in sizes:
             t0 = time.perf_counter()
-            grow(root, have, size, args.run, args.chunk)
+            grow(root, have, size, args.run, args.run if args.compacted else args.chunk)
             have = size
             n_files, n_bytes = count_files(root)
             print(f"store of {size:,} verdicts: {n_files:,} files, {n_bytes / 1e9:.2f} GB "

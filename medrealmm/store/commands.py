@@ -21,7 +21,7 @@ ACTIONS = ("stats", "verify", "compact", "gc", "migrate")
 
 def _settings(cfg: dict[str, Any]) -> dict[str, Any]:
     s = dict(cfg.get("store") or {})
-    mb = float(s.get("segment_mb", 256))
+    mb = float(s.get("segment_mb", 64))
     if mb <= 0:
         raise ValueError(f"store.segment_mb must be > 0, got {mb}")
     s["segment_bytes"] = int(mb * (1 << 20))

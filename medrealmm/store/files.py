@@ -309,6 +309,8 @@ class SegmentWriter:
         self.records += 1
         if self.dry_run:
             return
+        if self._fh is not None and self._size + len(line) > self.limit:
+            self._close()
         if self._fh is None:
             self._tmp = self.folder / f"{segment_stem(self.first)}.{secrets.token_hex(4)}{TMP}"
             self._fh = open(self._tmp, "wb")
@@ -320,8 +322,6 @@ class SegmentWriter:
         self._whole = zlib.crc32(line, self._whole)
         self._flags.append("e" if error else "-")
         self._size += len(line)
-        if self._size >= self.limit:
-            self._close()
 
     def _close(self) -> None:
         if self._fh is None:

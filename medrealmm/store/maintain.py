@@ -269,7 +269,7 @@ def compact_folder(folder: Path, *, segment_bytes: int, min_files: int, dry_run:
                    dry_run=dry_run)
 
 
-def compact(root: Path, only: str | None = None, *, segment_bytes: int = 256 << 20, min_files: int = 2,
+def compact(root: Path, only: str | None = None, *, segment_bytes: int = 64 << 20, min_files: int = 2,
             dry_run: bool = False) -> list[Rewrite]:
     """Compact every partition that needs it; what was done per partition."""
     done = []
@@ -398,7 +398,7 @@ def remove_empty(root: Path, folder: Path) -> None:
 
 
 def gc(root: Path, refs: References, *, only: str | None = None, min_age_s: float = 48 * 3600,
-       segment_bytes: int = 256 << 20, dry_run: bool = False) -> tuple[list[Rewrite], list[str]]:
+       segment_bytes: int = 64 << 20, dry_run: bool = False) -> tuple[list[Rewrite], list[str]]:
     """Remove the records no run under the outputs references (see :class:`References`); returns what was
     (or would be) rewritten per partition, and the partitions kept whole because a run there is unfinished."""
     done, skipped = [], []
@@ -459,7 +459,7 @@ def migrate_judge(folder: Path, owner: dict[str, str], *, segment_bytes: int, dr
                    route=route)
 
 
-def migrate(root: Path, *, segment_bytes: int = 256 << 20, dry_run: bool = False) -> list[Rewrite]:
+def migrate(root: Path, *, segment_bytes: int = 64 << 20, dry_run: bool = False) -> list[Rewrite]:
     """Bring a store of the old layout to the partitioned one, once: verdicts into per-model partitions,
     old chunk files compacted and indexed. Safe to interrupt and to run again."""
     done = []
