@@ -118,8 +118,13 @@ def execute(command: str, cfg_node) -> None:
 
             check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
             plans = plan_run(cfg)
-            print(render(plans, str((cfg.get("cluster") or {}).get("format", "text"))))
+            fmt = str((cfg.get("cluster") or {}).get("format", "text"))
+            print(render(plans, fmt))
             check(plans)
+            if fmt == "text" and (cfg.get("cluster") or {}).get("workload", True):
+                from medrealmm.plan import render_workload, workload
+
+                print(render_workload(workload(cfg), plans, cfg, _task_overrides()))
             return
         if command == "runs":
             from pathlib import Path
@@ -251,6 +256,16 @@ def hydra_app(command: str):
         execute(command, cfg)
 
     return app
+
+
+def _task_overrides() -> list[str]:
+    """The command line's key=value overrides (to repeat them in a suggested command)."""
+    try:
+        from hydra.core.hydra_config import HydraConfig
+
+        return list(HydraConfig.get().overrides.task)
+    except (ImportError, ValueError):
+        return []
 
 
 def _check_outputs(overrides: list[str]) -> None:

@@ -1,10 +1,17 @@
-"""``medrealmm plan``: the GPUs and nodes a run's model and judge need, from their configs.
+"""``medrealmm plan``: the GPUs and nodes a run's model and judge need, from their configs, and the
+work a dataset makes for them.
 
 Tensor parallel × pipeline parallel is the GPU count of a role; more GPUs than one node holds means
 a multi-node job. The memory check is the arithmetic a user would do by hand — parameters × bytes
 per parameter against the GPUs' usable memory — and refuses a layout whose weights alone do not fit
 (the KV cache for ``max_model_len`` needs room on top; vLLM reports the exact figure at start). The
 Slurm scripts read the ``shell`` format, so GPU requests always follow the configs.
+
+The workload (text format) counts every prompt the run would send with each model's own tokenizer
+and processor (:class:`~medrealmm.inference.token_count.PromptCounter`, as vLLM counts them): the
+generation prompts exactly, the judge prompts exactly when the replies are known (the Online
+baseline) and with the physician's reply as the stand-in otherwise. Decode tokens, throughput and
+GPU-hours are estimates from the stated assumptions (``cluster.*``), printed with them.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RolePlan", "plan_role", "plan_run", "PlanError"]
+__all__ = ["RolePlan", "plan_role", "plan_run", "PlanError", "Workload", "workload", "render_workload"]
 
 
 class PlanError(ValueError):
@@ -90,3 +97,143 @@ def render(plans: list[RolePlan], fmt: str) -> str:
     rows = [f"{p.role:6} {p.name:22} GPUs {p.gpus:3}  nodes {p.nodes}  {'ok ' if p.fits else 'TOO BIG'}  {p.note}"
             for p in plans]
     return "\n".join(rows)
+
+
+# --- workload: tokens per stage, GPU-hours, shards -------------------------------------------------
+
+@dataclass(frozen=True)
+class Workload:
+    role: str
+    name: str
+    requests: int
+    text_tokens: int | None         # prefill, counted (None: the tokenizer is not on this machine)
+    image_tokens: int | None
+    decode_max: int                 # requests x sampling.max_tokens
+    exact: bool                     # the prompts are the ones the run sends (not a stand-in)
+    note: str = ""
+
+    @property
+    def prefill(self) -> int | None:
+        return None if self.text_tokens is None else self.text_tokens + (self.image_tokens or 0)
+
+
+def _counter(role: dict[str, Any], cfg: dict[str, Any], image_bytes: Any):
+    """The role's prompt counter, or None with why (no local tokenizer, a server, the physician)."""
+    from pathlib import Path
+
+    from medrealmm.inference.model_files import resolve_local
+    from medrealmm.inference.token_count import PromptCounter
+
+    if role.get("tiny"):
+        from medrealmm.testing.tiny_models import ensure_tiny_model
+
+        folder = ensure_tiny_model(role["tiny"], str(Path(cfg["paths"]["cache"]).expanduser()))
+    else:
+        folder = resolve_local(str(role.get("path") or ""))
+        if folder is None or not any((folder / f).is_file() for f in ("tokenizer.json", "tokenizer_config.json")):
+            return None, f"the tokenizer of {role.get('path')} is not on this machine: tokens not counted"
+    engine = role.get("engine") or {}
+    try:
+        return PromptCounter(str(folder), chat_template=role.get("chat_template"),
+                             mm_processor_kwargs=engine.get("mm_processor_kwargs"),
+                             trust_remote_code=bool(engine.get("trust_remote_code")), image_bytes=image_bytes), ""
+    except (OSError, ValueError) as e:
+        return None, f"tokens not counted: {e}"
+
+
+def workload(cfg: dict[str, Any]) -> list[Workload]:
+    """Requests and prompt tokens of generation and judging for the configured dataset, modes and samples."""
+    from medrealmm.data.loader import load_dataset
+    from medrealmm.inference.prompts import PromptConfig, generation_messages
+    from medrealmm.inference.reasoning import template_kwargs
+    from medrealmm.judge.prompts import JudgePromptConfig, judge_messages
+
+    ds = load_dataset(cfg["data"])
+    model, judge, run = cfg["model"], cfg["judge"], cfg["run"]
+    modes = ["text"] if model.get("modality") == "text" else [m for m in run["modes"]]
+    samples = int(run.get("samples", 1))
+    given = {k: v for k, v in (run.get("prompt") or {}).items() if v is not None}
+    prompt = PromptConfig.from_config(given, data_format=cfg["data"].get("format"))
+    jkw: dict[str, Any] = {"sees_images": bool(judge.get("sees_images", False)),
+                           "layout": judge.get("layout", "case_first")}
+    if judge.get("system"):
+        jkw["system"] = judge["system"]
+    jprompt = JudgePromptConfig.for_style(given.get("style"), data_format=cfg["data"].get("format"), **jkw)
+    refs: dict[str, Any] = {}
+
+    def url(ref: Any) -> str:
+        key = f"img{len(refs)}:{ref.path}"
+        refs[key] = ref
+        return key
+
+    def read(key: str) -> bytes:
+        return ds.image_bytes(refs[key])
+
+    out = []
+    online = bool(model.get("online"))
+    n_gen = len(ds.cases) * len(modes) * samples
+    gen_max = int((model.get("sampling") or {}).get("max_tokens") or 0)
+    if online:
+        out.append(Workload("model", str(model.get("name")), 0, 0, 0, 0, True, "the physician's reply: no engine"))
+    else:
+        counter, why = _counter(model, cfg, read)
+        text = image = None
+        if counter is not None:
+            kwargs = template_kwargs(model.get("chat_template_kwargs"), model.get("reasoning"))
+            text = image = 0
+            for case in ds.cases:
+                for mode in modes:
+                    t, i = counter.count(generation_messages(case, mode, prompt, url), kwargs)
+                    text, image = text + t * samples, image + i * samples
+        out.append(Workload("model", str(model.get("name")), n_gen, text, image, n_gen * gen_max, True, why))
+    counter, why = _counter(judge, cfg, read) if cfg["judge_backend"].get("kind") != "openai" or judge.get("path") \
+        else (None, "served judge: its tokenizer is not named here")
+    n_crit = sum(len(c.rubric) for c in ds.cases) * len(modes) * samples
+    jmax = int((judge.get("sampling") or {}).get("max_tokens") or 0)
+    text = image = None
+    if counter is not None:
+        kwargs = template_kwargs(judge.get("chat_template_kwargs"), judge.get("reasoning"))
+        text = image = 0
+        for case in ds.cases:
+            for c in case.rubric:   # the reply (the physician's, or its stand-in) is the same in every mode
+                t, i = counter.count(judge_messages(case, case.y_orig, c, jprompt, url), kwargs)
+                text, image = text + t * len(modes) * samples, image + i * len(modes) * samples
+    note = why or ("" if online else "judge prompts with the physician's reply standing in for the model's")
+    out.append(Workload("judge", str(judge.get("name")), n_crit, text, image, n_crit * jmax, online, note))
+    return out
+
+
+def _hours(w: Workload, cluster: dict[str, Any]) -> float | None:
+    if w.prefill is None or not w.requests:
+        return None
+    decode = w.decode_max * float(cluster.get("reply_share", 0.5))
+    return (w.prefill / float(cluster.get("prefill_tokens_per_s", 10000))
+            + decode / float(cluster.get("decode_tokens_per_s", 1500))) / 3600
+
+
+def render_workload(loads: list[Workload], plans: list[RolePlan], cfg: dict[str, Any], overrides: list[str]) -> str:
+    """The workload table, the assumptions behind its estimates, a shard count and the submit command."""
+    cluster = cfg.get("cluster") or {}
+    gpus = {p.role: max(1, p.gpus) for p in plans}
+    lines = [f"workload: data {cfg['data'].get('name')}, modes {','.join(cfg['run']['modes'])}, "
+             f"samples {cfg['run'].get('samples', 1)}"]
+    wall = 0.0
+    for w in loads:
+        tok = ("tokens not counted" if w.prefill is None else
+               f"prefill {w.prefill:,} tokens (text {w.text_tokens:,} + images {w.image_tokens:,})")
+        hours = _hours(w, cluster)
+        est = "" if hours is None else f"; ~{hours:.3g} GPU-h, ~{hours / gpus[w.role]:.3g} h on {gpus[w.role]} GPU(s)"
+        wall += 0.0 if hours is None else hours / gpus[w.role]
+        lines.append(f"  {w.role:6} {w.name:22} {w.requests:,} requests; {tok}"
+                     f"{' (estimate)' if w.prefill is not None and not w.exact else ''}; "
+                     f"decode <= {w.decode_max:,}{est}" + (f"  [{w.note}]" if w.note else ""))
+    lines.append(f"  assumptions ({cluster.get('gpu_class', 'GPU')}, per GPU): prefill "
+                 f"{float(cluster.get('prefill_tokens_per_s', 10000)):,.0f} tokens/s, decode "
+                 f"{float(cluster.get('decode_tokens_per_s', 1500)):,.0f} tokens/s, replies use "
+                 f"{float(cluster.get('reply_share', 0.5)):.0%} of max_tokens (cluster.* to change)")
+    target = float(cluster.get("shard_hours", 4))
+    shards = max(1, math.ceil(wall / target)) if target > 0 else 1
+    lines.append(f"  shards: {shards} (each task <= {target:g} h by this estimate; cluster.shard_hours)")
+    cmd = " ".join(o for o in overrides if not o.startswith("cluster."))
+    lines.append(f"  submit: slurm/submit.sh {shards} {cmd}".rstrip())
+    return "\n".join(lines)

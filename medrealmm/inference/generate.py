@@ -154,6 +154,8 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
             t_batch = time.perf_counter()
             outs = backend.chat(reqs, desc=f"{model_name} replies" + (f" (truncated, try {attempt + 1})" if attempt else ""))
             batch_s = round(time.perf_counter() - t_batch, 4)
+            stats["prompt_tokens"] = stats.get("prompt_tokens", 0) + sum(o.prompt_tokens or 0 for o in outs)
+            stats["completion_tokens"] = stats.get("completion_tokens", 0) + sum(o.completion_tokens or 0 for o in outs)
             again = []
             for it, out in zip(ask, outs, strict=True):
                 reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=bool(opened))
