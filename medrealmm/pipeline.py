@@ -211,6 +211,7 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
         image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed,
         precheck=lambda it: too_many_images(it.case, model, it.mode), reasoning_cfg=model.get("reasoning"),
         retry_truncated=int(ctx.cfg["run"]["generation"].get("retry_truncated", 0)))
+    store.sync()   # chunks are published as written and flushed to disk beside the run; all on disk now
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["generation"] = stats
     records = store.records(it.key for it in items)
@@ -300,6 +301,7 @@ def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -
         max_retries=int(judge.get("max_retries", 2)), retry_temperature=float(judge.get("retry_temperature", 0.7)),
         structured=structured,
         chat_template_kwargs=template_kwargs(judge.get("chat_template_kwargs"), judge.get("reasoning")), seed=ctx.seed)
+    store.sync()
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["judging"] = stats
     table = records_table(store.records(it.key for it in items), VERDICT_COLUMNS)

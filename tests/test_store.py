@@ -228,3 +228,10 @@ def test_migrate_moves_an_old_judge_folder_into_model_partitions(tmp_path) -> No
     assert len(data_files(tmp_path / "generations/a-1")) == 1
     assert maintain.migrate(tmp_path)[0].moved == {}                                  # once is enough
     assert maintain.verify(tmp_path)[2] == []
+
+
+def test_keys_an_index_cannot_hold_are_still_stored(tmp_path) -> None:
+    s = Store(tmp_path, "v")
+    s.put_many([rec("a b"), rec("c")])                    # white space in a key: no index, the file is scanned
+    assert not list((tmp_path / "v").glob("*.idx"))
+    assert Store(tmp_path, "v").records(["c", "a b"]) == [rec("c"), rec("a b")]

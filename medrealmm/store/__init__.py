@@ -5,7 +5,9 @@ settings, prompt template, judge and its settings). A record with ``error`` set 
 failed, not the model) counts as missing, so a rerun retries it and its successful record then takes
 precedence. Records are written in chunks, one file per chunk, via a temporary file and an atomic
 rename: a process killed at any moment (kill -9) leaves either the whole chunk or nothing, so a rerun
-loses nothing and duplicates nothing.
+loses nothing and duplicates nothing. Chunks are flushed to disk beside the run (``Store.sync`` waits
+for it); after a crash of the machine itself, a chunk the disk had not taken no longer matches its
+index and its records are redone.
 
 The store is partitioned by what a run reads (see :mod:`medrealmm.store.layout`): replies under
 ``generations/<model>-<spec>/``, verdicts under ``verdicts/<judge>-<spec>/<model>-<spec>/``, so one

@@ -309,3 +309,7 @@ class Store:
         errors = [bool(r.get("error")) for r in new.values()]
         data = files.write_chunk(self.dir, files.new_stem(), keys, lines, errors)
         index.add_file(data, keys)
+
+    def sync(self) -> None:
+        """Wait until every chunk written so far (by this process) is on disk, not only published."""
+        files.syncer.wait()

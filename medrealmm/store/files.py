@@ -13,9 +13,12 @@ edited from outside no longer matches and is scanned, its damaged lines named by
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
+import queue
+import threading
 import secrets
 import time
 import zlib
@@ -134,10 +137,10 @@ def crc(data: bytes) -> str:
     return f"{zlib.crc32(data):08x}"
 
 
-def indexable(key: str) -> bool:
-    """Keys are hashes; a key with white space cannot be written in an index (its file is scanned)."""
-    parts = key.split()
-    return len(parts) == 1 and parts[0] == key
+def indexable(keys: list[str]) -> bool:
+    """Keys are hashes; a key that is empty or holds white space cannot be written in an index (its file
+    is then scanned instead)."""
+    return " ".join(keys).split() == keys
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -246,18 +249,98 @@ def scan(path: Path, damaged: list[Damage]) -> tuple[list[str], DataFile]:
 # --- writing -------------------------------------------------------------------------------------------
 
 def _publish(folder: Path, stem: str, tmp_data: Path, keys: list[str], data: DataFile) -> None:
-    """Give a finished (fsynced) temporary data file its name, its index first."""
-    if all(indexable(k) for k in keys):
+    """Give a finished temporary data file its name, its index first."""
+    if indexable(keys):
         tmp_idx = folder / f"{stem}.idx.{secrets.token_hex(4)}{TMP}"
         with open(tmp_idx, "w", encoding="utf-8") as fh:
             fh.write(index_text(keys, data.starts, data.crcs, data.flags, data.size, data.file_crc))
-        # no fsync: an index lost with the machine no longer matches its data file, which is then scanned
+        # never fsynced: an index lost with the machine no longer matches its data file, which is then scanned
         os.replace(tmp_idx, folder / f"{stem}{INDEX}")
     os.replace(tmp_data, folder / f"{stem}{DATA}")
 
 
+class Syncer:
+    """Makes published chunk files durable in the background: each is fsynced, then its folder.
+
+    A chunk is published (renamed into place) as soon as it is written: from then on it survives the
+    writer being killed (kill -9 leaves the page cache to the kernel), and other processes on any host
+    read it. Only a crash of the machine itself can lose what the disk had not yet taken; a file then
+    no longer matches its index (size, CRC-32) and its records are redone. Flushing here, beside the
+    run, keeps the run from waiting on the disk after every chunk; :meth:`wait` (``Store.sync``, at
+    the end of a stage, and at exit) returns once everything written so far is on disk."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[Path] = queue.Queue()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._dirs: set[Path] = set()
+        self.error: OSError | None = None
+
+    def submit(self, path: Path) -> None:
+        self.raise_error()
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="medrealmm-store-sync", daemon=True)
+                self._thread.start()
+        self._queue.put(path)
+
+    def _run(self) -> None:
+        while True:
+            path = self._queue.get()
+            try:
+                try:
+                    fd = os.open(path, os.O_RDONLY)
+                    try:
+                        os.fsync(fd)
+                    finally:
+                        os.close(fd)
+                    self._dirs.add(path.parent)
+                except FileNotFoundError:   # compacted away already: its records were synced into the new file
+                    pass
+                if self._queue.empty():
+                    for folder in self._dirs:
+                        fsync_dir(folder)
+                    self._dirs.clear()
+            except OSError as e:            # e.g. EIO or a quota on a network filesystem: said at the next write
+                self.error = e
+            finally:
+                self._queue.task_done()
+
+    def raise_error(self) -> None:
+        if self.error is not None:
+            e, self.error = self.error, None
+            raise e
+
+    def wait(self) -> None:
+        """Return once every file submitted so far is on disk (raises what flushing them met)."""
+        self._queue.join()
+        self.raise_error()
+
+
+syncer = Syncer()
+
+
+def _new_syncer_after_fork() -> None:
+    global syncer
+    syncer = Syncer()
+
+
+os.register_at_fork(after_in_child=_new_syncer_after_fork)
+
+
+def _sync_at_exit() -> None:
+    try:
+        syncer.wait()
+    except OSError as e:
+        log.warning("store: flushing the last chunks to disk failed: %s", e)
+
+
+atexit.register(_sync_at_exit)
+
+
 def write_chunk(folder: Path, stem: str, keys: list[str], lines: list[bytes], errors: list[bool]) -> DataFile:
-    """One data file holding ``lines`` (without newlines), whole or not at all; what it holds."""
+    """One data file holding ``lines`` (without newlines), whole or not at all; what it holds. It is
+    flushed to disk in the background (see :class:`Syncer`)."""
     tmp = folder / f"{stem}.{secrets.token_hex(4)}{TMP}"
     crc32 = zlib.crc32
     starts, ends = array("q"), array("q")
@@ -274,13 +357,11 @@ def write_chunk(folder: Path, stem: str, keys: list[str], lines: list[bytes], er
     try:
         with open(tmp, "wb") as fh:
             fh.write(blob)
-            fh.flush()
-            os.fsync(fh.fileno())
         _publish(folder, stem, tmp, keys, data)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    fsync_dir(folder)
+    syncer.submit(data.path)
     return data
 
 
