@@ -128,7 +128,9 @@ def test_agent_finds_what_the_model_names_and_merges_with_rules() -> None:
     rules_only = score_corpus([corpus[i] for i in hard], RuleDetector().detect([texts[i] for i in hard]))
     combined = deidentify_texts([texts[i] for i in hard], RuleDetector(), agent)
     both = score_corpus([corpus[i] for i in hard], [list(r.spans) for r in combined])
-    assert rules_only.overall().recall < 0.2 and both.overall().recall == 1.0
+    # the rules now read Chinese-digit phones, V信 handles and 5.12那天 (issue 14); names, short hospital
+    # names and bare districts still need the statistical layer or the agent
+    assert rules_only.overall().recall < 0.4 and both.overall().recall == 1.0
     assert {d for r in combined for s in r.spans for d in s.detector.split("+")} <= {"rules", "agent"}
     assert all(r.agent_status == "ok" and not r.needs_review for r in combined)
 

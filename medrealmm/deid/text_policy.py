@@ -17,6 +17,9 @@ The policy, and the switch for each choice that trades privacy against clinical 
   Provinces, autonomous regions and the four municipalities (北京, 上海, 天津, 重庆) stay: as coarse
   as a region of residence, and often clinically relevant (endemic diseases). ``city`` [true]: false
   keeps a prefecture-level city named on its own (HIPAA Safe Harbor masks it; some studies keep it).
+  ``province_in_address`` [true]: a province written as the head of a longer address
+  (浙江省杭州市西湖区…, 海南三亚) is masked with the rest, so the address is one placeholder, as
+  annotators mark an address; false leaves the province readable before ``[ADDRESS]``.
 - Dates: every date tied to the person finer than the year is identifying — day-month-year, month+day
   (5月12日, 12.10号, 11/9那天) and year+month (2023年5月, ``year_month`` [true]). A year alone, a month
   alone (5月份), a duration (3天), an age, a relative time (上周) and a time of day stay. A bare
@@ -44,6 +47,7 @@ class TextPolicy:
     """The switches of the policy above; every detector reads the same instance."""
 
     city: bool = True
+    province_in_address: bool = True
     year_month: bool = True
     staff_names: bool = True
     level_hospitals: bool = True

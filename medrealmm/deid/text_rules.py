@@ -17,6 +17,9 @@ Choices (each a privacy / utility trade-off, kept in one place):
   date); a 15-digit legacy ID needs a valid region and birth date. After an explicit cue
   (身份证号 …) a number of the right shape is masked even with a wrong check digit: a typo in a
   real ID is still that person's ID. Other government IDs (护照, 军官证, 社保卡号 …) need a cue.
+- A number of ten digits or more that is neither an ID nor a phone, and a code of one to four
+  capitals and six digits or more (ZY20230512001), are masked without a cue (as ORDER_ID and MRN):
+  no clinical value looks like that. A drug's approval number (国药准字H20030123) stays.
 - MRN covers medical-record, outpatient, inpatient, insurance-card and registration numbers.
   A bed number (床号) alone is not masked: it identifies nobody outside that ward on that day, and
   the name or MRN next to it is masked anyway.
@@ -108,12 +111,16 @@ def valid_resident_id(number: str, *, check_digit: bool = True) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # patterns (compiled once)
-_SEP = r"(?:\s|[:=#,，]|是|为|码|号|编号|如下)*"
+_SEP = r"(?:\s|[:=#,，]|是|为|码|号|编号|编码|如下|ID(?=\s*[:：#]?\s*[A-Za-z]*\d))*"
 _NB = r"(?![0-9A-Za-z])"        # not followed by more of a number
 _NA = r"(?<![0-9A-Za-z])"       # not preceded by more of a number
 _DIGIT = re.compile(r"[0-9]")
 _ALPHA = re.compile(r"[A-Za-z]")
 
+_GROUPED_ID = re.compile(_NA + r"\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{4}[ -]\d{1,2}[\dXx]?" + _NB)   # 4-4-4-4-2
+_LONG_NUMBER = re.compile(_NA + r"\d{10,30}" + _NB)
+_CODE_NUMBER = re.compile(r"(?<![A-Za-z0-9\-_])[A-Z]{1,4}-?\d{6,20}" + _NB)
+_APPROVAL = re.compile(r"准字|批号|批准文号|注册证|型号|货号|规格|编码为?$")
 _RESIDENT_ID = re.compile(_NA + r"(?:\d{6}[ -]?\d{8}[ -]?\d{3}[\dXx]|\d{15})" + _NB)
 
 _ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证号码|身份证号|身份证|证件号码|证件号|护照号码|护照号|护照|"
@@ -122,9 +129,9 @@ _ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证�
 _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|医保卡号|医保号|医保卡|医疗保险号|就诊卡号|就诊卡|就诊号|"
            r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|门诊ID|住院ID|就诊ID|病历ID|病案ID|档案ID|检查ID|患者编号|病人编号|ID号|检查号|影像号|"
            r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号|处方编号|处方号|"
-           r"卡号")
+           r"住院编号|门诊编号|就诊编号|医保编号|诊疗号|预约号|样本号|放射号|超声号|患者号|病人号|会员卡号|会员号|卡号")
 _ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
-             r"退款单号|退款编号|快递单号|运单号|物流单号|凭证号|订单尾号|尾号|单号")
+             r"退款单号|退款编号|快递单号|运单号|物流单号|凭证号|订单尾号|尾号|票据号|收据号|小票号|单号")
 _PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
              r"[Mm]obile|[Pp]hone")
 _ACCOUNT_KW = r"微信号|微信|[Vv]信|威信|薇信|公众号|小红书号?|快手号?|抖音|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
@@ -136,7 +143,8 @@ _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHO
                     "post": "ADDRESS"}
 
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
-_MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB)
+_MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
+                     + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB)
 _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)\s?[ -]?|0\d{2,3}[ -])(?:[2-9]\d{6,7}|[2-9]\d{2,3}[ -]\d{4})"
                        r"(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
 # a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
@@ -151,7 +159,9 @@ _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[
                     r"(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,12}(?![A-Za-z0-9\-])")
 _URL_CHARS = r"[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]"
 _URL = re.compile(r"(?:https?://|www\.)" + _URL_CHARS + "+", re.I)
-_TLDS = "com|cn|net|org|edu|gov|info|top|xyz|vip|biz|cc|tv|io|hk|tw|mobi|site|online|shop|club|wang|ltd|me"
+_TLDS = ("com|cn|net|org|edu|gov|info|top|xyz|vip|biz|cc|tv|io|hk|tw|mobi|site|online|shop|club|wang|ltd|me|co|"
+         "health|hospital|med|app|dev|ai|link|live|fun|store|tech|asia|pro|work|life|page|space|website|cloud|icu|"
+         "ink|cool|plus|pub|ren|run|group|center|love|net\\.cn|us|uk|jp|de|fr|sg|mo|kr")
 _BARE_DOMAIN = re.compile(r"(?<![A-Za-z0-9@.\-_/])(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?:"
                           + _TLDS + r")(?![A-Za-z0-9\-])(?:/" + _URL_CHARS + "*)?", re.I)
 
@@ -183,6 +193,12 @@ _DATE_CONTEXT = re.compile(
     r"(?<![\d.\-/A-Za-z])" + _M + r"[./-]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
     r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|"
     r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的)))")
+_DAY_ONLY = re.compile(
+    r"(?:(?<=上个月)|(?<=下个月)|(?<=这个月)|(?<=本月)|(?<=当月)|(?<=上月)|(?<=下月))\s*" + _D + r"\s*[号日]"
+    r"|(?<![\d.\-/A-Za-z月年第])" + _D + r"\s*号(?=\s*(?:那天|当天|这天|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|"
+    r"复诊|就诊|开始|发病|发烧|发热|体检|抽血|做的|去的|来的|查的|拍的|产检|生的|出生|来月经))")
+_COMPACT_CONTEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)(?=\s*(?:那天|当天|入院|"
+                              r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验))")
 _DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年]|那天|日期)$")
 
 _HOSP_SUFFIX = re.compile(
@@ -353,13 +369,21 @@ def _anchored(t: str, out: list[_Found]) -> None:
 def _numbers(t: str, out: list[_Found]) -> None:
     anchored = [f for f in out if f.category != "URL"]  # 微信13812345678 is a phone all the same
     n0 = len(out)
-    for m in _RESIDENT_ID.finditer(t):
-        if not _overlaps(anchored, *m.span()) and valid_resident_id(m.group()):
-            out.append(_Found(*m.span(), "ID"))
+    for rx in (_RESIDENT_ID, _GROUPED_ID):
+        for m in rx.finditer(t):
+            if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()) \
+                    and valid_resident_id(re.sub(r"[ -]", "", m.group())):
+                out.append(_Found(*m.span(), "ID"))
     for rx in (_MOBILE, _LANDLINE, _LANDLINE_BARE, _SERVICE):
         for m in rx.finditer(t):
             if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()):
                 out.append(_Found(*m.span(), "PHONE"))
+    # what is left: no clinical value has ten digits in a row, and a code of capitals and six digits
+    # or more (ZY20230512001) is a record, order or certificate number; a drug's approval number stays
+    for rx, cat in ((_LONG_NUMBER, "ORDER_ID"), (_CODE_NUMBER, "MRN")):
+        for m in rx.finditer(t):
+            if not _overlaps(out, *m.span()) and not _APPROVAL.search(t, max(0, m.start() - 6), m.start()):
+                out.append(_Found(*m.span(), cat))
 
 
 def _web(t: str, out: list[_Found]) -> None:
@@ -395,6 +419,10 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
         elif m.group("md"):
             out.append(_Found(*m.span("md"), "DATE"))
     if cueless:
+        for rx in (_DAY_ONLY, _COMPACT_CONTEXT):
+            for m in rx.finditer(t):
+                if not _overlaps(out, *m.span()):
+                    out.append(_Found(*m.span(), "DATE"))
         for m in _DATE_CONTEXT.finditer(t):
             if "-" in m.group() and m.group("day"):
                 continue                      # 5-7日 is a range of days, not the 7th of May

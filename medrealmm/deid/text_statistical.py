@@ -233,6 +233,34 @@ _NOT_CHILD_NAMES = frozenset("""
 """.split())
 
 
+_NICKNAME_CUE = re.compile(r"(?:叫|小名|乳名|小名叫|乳名叫)(?P<n>[\u4e00-\u9fff]{2})(?=[，,。！？!?\s、]|$)")
+
+
+def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
+    """老张, 小李 (a common surname after 老/小, standing alone) and a pet name after 叫/小名 (朵朵)."""
+    out = []
+    for k, tok in enumerate(toks):
+        w = tok.word
+        if len(w) != 2 or w[0] not in "老小" or w[1] not in COMMON_SURNAMES or w[1] in AMBIGUOUS_SURNAMES:
+            continue
+        if tok.tag != "nr" and word_frequency(w) >= 100:
+            continue                                  # 老师, 小米, 小时: words
+        prev = t[tok.start - 1] if tok.start else ""
+        nxt = t[tok.end] if tok.end < len(t) else ""
+        left = not prev or not _cjk(prev) or prev in NAME_LEFT
+        right = not nxt or not _cjk(nxt) or nxt in NAME_RIGHT or _NAME_RIGHT_WORDS.match(t, tok.end) \
+            or _SAY_AFTER.match(t, tok.end)
+        if left and right:
+            out.append(Span(tok.start + 1, tok.end, "NAME", DETECTOR))
+    for m in _NICKNAME_CUE.finditer(t):
+        n = m.group("n")
+        if any(c in NOT_GIVEN for c in n) or n in _NOT_CHILD_NAMES or word_frequency(n) >= 100:
+            continue
+        if n[0] == n[1] or all(c in GIVEN_NAME_CHARS for c in n):
+            out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    return out
+
+
 def _child_names(t: str) -> list[Span]:
     out = []
     for m in _CHILD_NAME.finditer(t):
@@ -302,6 +330,14 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         if span is not None:
             out.append((span, True))
     return out
+
+
+def _with_province(t: str, span: Span, gaz: Gazetteer) -> Span:
+    """The address with the province that heads it (浙江省 + 杭州市, 海南 + 三亚), when one does."""
+    for length in range(min(8, span.start), 1, -1):
+        if t[span.start - length:span.start] in gaz.provinces:
+            return Span(span.start - length, span.end, span.category, span.detector)
+    return span
 
 
 def _proper_name(t: str, toks: Sequence[Token], first: int, last: int, gaz: Gazetteer) -> bool:
@@ -475,9 +511,11 @@ class StatisticalDetector:
             for s, e, score in _name_candidates(t, toks, gaz):
                 if score >= self.threshold and not any(a < e and s < b for a, b in taken):
                     names.append(Span(s, e, "NAME", DETECTOR))
-            names += _child_names(t)
+            names += _child_names(t) + _nicknames(t, toks)
         spans += names
         spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
+        if self.policy.province_in_address:
+            spans = [_with_province(t, sp, gaz) if sp.category == "ADDRESS" else sp for sp in spans]
         spans = [Span(s.start, s.end, s.category, self.name) for s in spans if s.category in self.categories]
         return merge_spans(spans)
 
