@@ -153,12 +153,15 @@ _LANDLINE_BARE = re.compile(_NA + r"0(?:10|2\d)[2-9]\d{7}" + _NB + "|" + _NA + r
 # a mobile number written in Chinese digits (幺三八…, 一三九…): eleven of them, as a mobile starts
 _ZH_MOBILE = re.compile(r"(?<![零〇一幺二两三四五六七八九十])[一幺][三四五六七八九][零〇一幺二两三四五六七八九]{9}"
                         r"(?![零〇一幺二两三四五六七八九十])")
-_SERVICE = re.compile(_NA + r"[48]00[ -]?\d{3}[ -]?\d{4}" + _NB)
+_SERVICE = re.compile(_NA + r"[48]00(?:[ -]?\d{3}[ -]?\d{4}|[ -]?\d{4}[ -]?\d{3})" + _NB
+                      + r"|" + _NA + r"\+86[ -]?(?:10|2\d|[3-9]\d{2})[ -]?[2-9]\d{2,3}[ -]?\d{4}" + _NB)   # +86-10-62345678
 
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9][A-Za-z0-9\-]{0,62}"
                     r"(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,12}(?![A-Za-z0-9\-])")
 _URL_CHARS = r"[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]"
 _URL = re.compile(r"(?:https?://|www\.)" + _URL_CHARS + "+", re.I)
+_IPV4 = re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{2,5})?"
+                   r"(?:/" + _URL_CHARS + r"*)?(?![\d.])")
 _TLDS = ("com|cn|net|org|edu|gov|info|top|xyz|vip|biz|cc|tv|io|hk|tw|mobi|site|online|shop|club|wang|ltd|me|co|"
          "health|hospital|med|app|dev|ai|link|live|fun|store|tech|asia|pro|work|life|page|space|website|cloud|icu|"
          "ink|cool|plus|pub|ren|run|group|center|love|net\\.cn|us|uk|jp|de|fr|sg|mo|kr")
@@ -170,17 +173,19 @@ _M = r"(?:0?[1-9]|1[0-2])"
 _ZH_MONTH = r"(?:十[一二]|[一二三四五六七八九十]|正|腊|冬)"
 _ZH_DAY = r"(?:(?:三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|初[一二三四五六七八九十]|廿[一二三四五六七八九]?)"
 _DATES = re.compile("|".join((
-    r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"\s*[日号])?",      # 2023年5月(12日)
-    r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                   # 23年5月12日
-    r"(?<![\d.\-/])(?:19|20)\d{2}([-/.])" + _M + r"\1" + _D + r"(?!\d)",               # 2023-05-12
+    r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))" + r")?",  # 2023年5月(12日)
+    r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))",   # 23年5月12(日)
+    r"(?<![\d.\-/])(?:19|20)\d{2}(?P<s1>[-/.])" + _M + r"(?P=s1)" + _D + r"(?!\d)",               # 2023-05-12
     r"(?<![\d.\-/])(?:19|20)\d{2}(?:[-/]" + _M + r"|\.(?:0[1-9]|1[0-2]))(?![\d.\-/%])"
     r"(?!\s*(?:元|块|次|个|例|人|万|mg|ml|g|kg|cm|mm|%))",                                # 2023-05, 2023.05
     r"(?<!\d)" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                                   # 5月12日
+    r"(?<![\d.])" + _M + r"月" + _D + r"(?![\d日号天次个岁斤号楼%.])(?!\s*(?:天|次|个|岁|斤|公斤|kg|cm|mg|ml))",  # 5月12去的
+    r"(?<![\d.\-/])" + _D + r"(?P<s2>[./-])" + _M + r"(?P=s2)(?:19|20)\d{2}(?!\d)",                  # 12/05/2023
     r"[〇零一二三四五六七八九]{4}年" + _ZH_MONTH + r"月(?:" + _ZH_DAY + r")?",           # 二〇二三年五月十二日
     _ZH_MONTH + r"月" + _ZH_DAY,                                                       # 五月十二日, 正月初五
     r"(?<!\d)" + _M + r"\s*月\s*(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?)",           # 12月初三
     r"(?<=[日号])\s*[-~至到]\s*" + _D + r"\s*[日号]",                                    # 5月12日-20日: the end
-    r"(?<![\d.\-/])\d{2}([./])" + _M + r"\2" + _D + r"(?![\d./])",                     # 23.5.12, 23/5/12
+    r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",                     # 23.5.12, 23/5/12
 )))
 _DATE_ANCHORED = re.compile(
     r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
@@ -293,6 +298,8 @@ _NAME_CUE = re.compile(r"(?:(?P<strong>" + _STRONG_CUE + r")|(?P<weak>" + _WEAK_
                        r"[:=\s]*(?:是|为|叫)?[:\s]*")
 # 副主任 before 主任: a name before 副主任 must not swallow the 副 (王建副主任 is 王建); 家属 after a name
 # (张伟家属) marks the name as a patient's, as 家属张伟 does before it.
+_LATIN_NAME = re.compile(r"[A-Z][a-z]{1,15}(?:\s[A-Z][a-z]{1,15})?(?![A-Za-z])")
+_DOT_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}[·•・][\u4e00-\u9fff]{2,5}(?:[·•・][\u4e00-\u9fff]{2,5})?")
 _TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|医生|大夫|医师|主任|教授|院长|护士长|护士|"
                     r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属")
 _GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
@@ -390,7 +397,7 @@ def _web(t: str, out: list[_Found]) -> None:
     if "@" in t:
         for m in _EMAIL.finditer(t):
             out.append(_Found(*m.span(), "EMAIL"))
-    for rx in (_URL, _BARE_DOMAIN):
+    for rx in (_URL, _BARE_DOMAIN, _IPV4):
         for m in rx.finditer(t):
             s, e = m.span()
             while e > s and t[e - 1] in ".,;:!?'":
@@ -676,6 +683,20 @@ def _names(t: str, out: list[_Found]) -> None:
                 if not _overlaps(out, k, s):
                     out.append(_Found(k, s, "NAME"))
                 break
+    for m in _NAME_CUE.finditer(t):                 # 我叫Lily, 姓名：Tom Wang
+        if m.group("strong") and (e := _LATIN_NAME.match(t, m.end())):
+            if not _overlaps(out, *e.span()):
+                out.append(_Found(*e.span(), "NAME"))
+    for m in _DOT_NAME.finditer(t):                 # 买买提·艾力, 阿依古丽·买买提: a transliterated full name
+        s, e = m.span()
+        while s < e and t[s] in STOP_CHARS:           # 患者 / 的 before the name, 今天 / 的 after it
+            s += 1
+        first_dot = next(i for i in range(s, e) if t[i] in "·•・")
+        last_dot = max(i for i in range(s, e) if t[i] in "·•・")
+        cut = next((i for i in range(last_dot + 1, e) if t[i] in STOP_CHARS), e)
+        e = cut
+        if first_dot - s >= 2 and e - last_dot > 2 and not _overlaps(out, s, e):
+            out.append(_Found(s, e, "NAME"))
     for m in _RECORD_HEADER.finditer(t):
         s, e = m.span("n")
         if not _overlaps(out, s, e) and _name_at(t, s, strong=True) == e:
@@ -724,7 +745,7 @@ class RuleDetector:
             _numbers(t, out)
         if "PHONE" in want and ("一" in t or "幺" in t):
             out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
-        if has_alpha and ("@" in t or "." in t):
+        if (has_alpha or has_digit) and ("@" in t or "." in t):
             _web(t, out)
         if "DATE" in want and (has_digit or "月" in t):
             _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
@@ -732,7 +753,7 @@ class RuleDetector:
             _hospitals(t, out)
         if "ADDRESS" in want and _ADDR_GATE.search(t):
             _addresses(t, out)
-        if "NAME" in want and _NAME_GATE.search(t):
+        if "NAME" in want and (_NAME_GATE.search(t) or "·" in t):
             _names(t, out)
         spans = [Span(f.start, f.end, f.category, self.name) for f in out
                  if f.category in want and f.end > f.start]

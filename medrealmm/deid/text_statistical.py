@@ -36,7 +36,7 @@ from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
                                           COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
-                                          NAME_LEFT, NAME_RIGHT, STOP_CHARS, SURNAMES)
+                                          NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
 
@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 DETECTOR = "stat"
 
-NAME_THRESHOLD = 2.5
+NAME_THRESHOLD = 2.0
 """Score at or above which a candidate is a name (see :func:`name_score`)."""
 
 
@@ -98,7 +98,7 @@ def _cjk(c: str) -> bool:
 # still are not names here: medical and everyday words the dictionary lacks or tags as a person.
 NOT_NAMES: frozenset[str] = frozenset("""
 仲景 张仲景 华佗 扁鹊 孙思邈 李时珍 葛洪 白芍 白芷 白术 白及 白果 黄芩 黄柏 黄芪 黄精 甘草 甘遂 杜仲 柴胡 桑叶 桑枝
-石斛 石淋 石膏 姜半夏 法半夏 清半夏 连翘 金银花 金钱草 党参 丹参 何首乌 苏叶 薄荷 车前 车前子 牛黄 麦冬 秦艽 防风 龙骨 牡蛎 安宫 安神 安眠
+温开水 温水 安康 健康 平安 顺利 快乐 幸福 吉祥 如意 万事 康泰 石斛 石淋 石膏 姜半夏 法半夏 清半夏 连翘 金银花 金钱草 党参 丹参 何首乌 苏叶 薄荷 车前 车前子 牛黄 麦冬 秦艽 防风 龙骨 牡蛎 安宫 安神 安眠
 安胎 安慰 安抚 明目 利尿 利湿 宁心 宁神 康复 康宁 温补 温经 温阳 温通 温和 温水 温度 和胃 和解 宣肺 通便 江湖
 曲美 曲安 苏打 毛孔 毛囊 毛发 包皮 包块 戴套 关元 关节 任脉 督脉 冲脉 阳虚 阴虚 阳明 少阳 太阳 太阴 厥阴 少阴
 钟乳 金刚 金黄 黄褐 黄白 白斑 白带 白睛 黄疸 黄痰 白痰 白苔 黄苔 齐全 全面 全身 程度 祝您 祝你 谢谢 谢您 于是
@@ -117,7 +117,7 @@ NOT_GIVEN: frozenset[str] = frozenset(
     "的了是在和跟与及或就也都还又再才已很太最吗呢吧啊呀哦嗯么啥怎什谁哪这那该每各某其此我你您他她它们说问看找请帮"
     "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
     "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
-    "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加，")
+    "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，")
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -131,7 +131,7 @@ _NAME_RIGHT_WORDS = re.compile(r"(?:今天|昨天|明天|现在|刚才|最近|�
                                r"女士|先生|同志|老师|阿姨|叔叔|爷爷|奶奶|妈妈|爸爸|家属|本人|患者|病人|你好|您好)")
 _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液|注射液|注射|针|喷雾|气雾|滴眼|滴耳|滴鼻|滴剂|凝胶|搽剂|"
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
-_DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用)$")
+_DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
 _TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
 
@@ -181,7 +181,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
             or _DRUG_VERB_BEFORE.search(t, max(0, start - 2), start):
         score -= 4.0                                  # 莫米松乳膏, 钠片（安必生）, 服用舒敏康: a drug
     prev = t[start - 1] if start else ""
-    if not prev or not _cjk(prev) or prev in NAME_LEFT or _NAME_LEFT_WORDS.search(t, max(0, start - 3), start):
+    if not prev or not _cjk(prev) or prev in NAME_LEFT or _NAME_LEFT_WORDS.search(t, max(0, start - 3), start) \
+            or t[max(0, start - 2):start] in PERSON_VERBS:
         score += 1.0
     elif t[max(0, start - 2):start] in BEFORE_TITLE_WORDS:
         score -= 1.0
