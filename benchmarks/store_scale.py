@@ -72,17 +72,21 @@ def write_partition(folder: Path, judge: str, model: str, n: int, chunk: int, *,
     folder.mkdir(parents=True, exist_ok=True)
     written = 0
     for lo in range(0, n, chunk):
-        lines, entries, off = [], [], 0
+        lines, keys, starts, crcs, off = [], [], [], [], 0
         for i in range(lo, min(n, lo + chunk)):
             line = verdict_line(judge, model, i) + b"\n"
-            entries.append((key(judge, model, i), off, f"{zlib.crc32(line):08x}", False))
+            keys.append(key(judge, model, i))
+            starts.append(off)
+            crcs.append(f"{zlib.crc32(line):08x}")
             lines.append(line)
             off += len(line)
+        blob = b"".join(lines)
         stem = f"c-{lo // chunk:014x}-{zlib.crc32(model.encode()):08x}"
-        (folder / f"{stem}.jsonl").write_bytes(b"".join(lines))
+        (folder / f"{stem}.jsonl").write_bytes(blob)
         written += 1
         if index:
-            (folder / f"{stem}.idx").write_text(index_text(entries, off), encoding="utf-8")
+            text = index_text(keys, starts, "".join(crcs), "-" * len(keys), off, f"{zlib.crc32(blob):08x}")
+            (folder / f"{stem}.idx").write_text(text, encoding="utf-8")
             written += 1
     return written
 
@@ -131,17 +135,25 @@ def measure(root: Path, run: int, chunk: int, shard_of: int) -> dict[str, Any]:
     legacy = f"verdicts/{judge}-{key(judge)[:12]}"
     keys = [key(judge, model, i) for i in range(run)]
     base = rss_mb()
+    c0 = time.process_time()
     t0 = time.perf_counter()
     store = Store(root, kind, legacy=legacy)
     todo = store.missing(keys)
     t_check = time.perf_counter() - t0
     assert len(todo) == run, f"a new run found {run - len(todo)} of its verdicts stored"
-    t_write = 0.0
+    t_write = t_make = 0.0
     for lo in range(0, run, chunk):
+        c1 = time.process_time()
         records = [verdict_record(judge, model, i) for i in range(lo, min(run, lo + chunk))]  # the judge's answers
+        t_make += time.process_time() - c1
         t1 = time.perf_counter()
         store.put_many(records)
         t_write += time.perf_counter() - t1
+    t1 = time.perf_counter()
+    store.sync()                       # on disk, not only published: part of the write
+    t_sync = time.perf_counter() - t1
+    t_write += t_sync
+    cpu = time.process_time() - c0 - t_make
     peak = rss_mb()
     t0 = time.perf_counter()
     again = Store(root, kind, legacy=legacy)
@@ -152,7 +164,9 @@ def measure(root: Path, run: int, chunk: int, shard_of: int) -> dict[str, Any]:
     shard = Store(root, kind, legacy=legacy)
     assert shard.missing(part) == [] and len(shard.records(part)) == len(part)
     t_shard = time.perf_counter() - t0
-    return {"check_s": t_check, "write_s": t_write, "new_run_s": t_check + t_write, "peak_rss_mb": peak,
+    return {"check_s": t_check, "write_s": t_write, "sync_wait_s": t_sync, "new_run_s": t_check + t_write, "cpu_s": cpu,
+            "load": os.getloadavg()[0],
+            "peak_rss_mb": peak,
             "base_rss_mb": base, "resume_check_s": t_resume, "shard_s": t_shard, "shard_keys": len(part),
             "total_rss_mb": rss_mb()}
 
@@ -219,10 +233,12 @@ def main() -> int:
                    **{k: statistics.median(g[k] for g in got) for k in got[0]},
                    "new_run_all": [round(g["new_run_s"], 3) for g in got]}
             rows.append(row)
-            print(f"  new run of {args.run:,}: open+check {row['check_s']:.3f} s + write {row['write_s']:.3f} s = "
-                  f"{row['new_run_s']:.3f} s (runs: {row['new_run_all']}), peak RSS {row['peak_rss_mb']:.0f} MB "
+            print(f"  new run of {args.run:,}: open+check {row['check_s']:.3f} s + write {row['write_s']:.3f} s "
+                  f"(of which waiting for the disk at the end {row['sync_wait_s']:.3f} s) = "
+                  f"{row['new_run_s']:.3f} s (runs: {row['new_run_all']}; CPU {row['cpu_s']:.3f} s; load average "
+                  f"{row['load']:.1f} on {os.cpu_count()} cores), peak RSS {row['peak_rss_mb']:.0f} MB "
                   f"(after imports {row['base_rss_mb']:.0f} MB); resume check {row['resume_check_s']:.3f} s; "
-                  f"1 shard of {args.shards} ({row['shard_keys']:,} keys) open+check+read {row['shard_s']:.3f} s",
+                  f"1 shard of {args.shards} ({int(row['shard_keys']):,} keys) open+check+read {row['shard_s']:.3f} s",
                   flush=True)
         if args.old_layout:
             old = old_layout(root, args.old_layout, args)

@@ -235,3 +235,11 @@ def test_keys_an_index_cannot_hold_are_still_stored(tmp_path) -> None:
     s.put_many([rec("a b"), rec("c")])                    # white space in a key: no index, the file is scanned
     assert not list((tmp_path / "v").glob("*.idx"))
     assert Store(tmp_path, "v").records(["c", "a b"]) == [rec("c"), rec("a b")]
+
+
+def test_verify_names_a_line_changed_behind_its_index(tmp_path) -> None:
+    fill(tmp_path, "v", verdicts("a", 10), chunk=10)
+    (f,) = data_files(tmp_path / "v")
+    f.write_bytes(f.read_bytes().replace("符合标准 6".encode(), "不符标准 6".encode()))
+    (problem,) = maintain.verify(tmp_path)[2]
+    assert str(problem).startswith(f"{f} line 7: differs from its index")

@@ -1,7 +1,8 @@
 """Upkeep of the result store: ``medrealmm store stats|verify|compact|gc|migrate``.
 
 Every command works one partition (a folder of data files) at a time, so its memory follows the
-largest partition, not the store. The commands that change files (compact, gc, migrate) only ever
+largest partition, not the store (gc also holds one 8-byte id per referenced key, migrate one entry per
+stored reply). The commands that change files (compact, gc, migrate) only ever
 add whole files (temporary name, fsync, rename) and then delete files whose records they have
 copied; a process killed at any point leaves every record readable (at worst twice, and reading
 resolves duplicates) and the command can simply be run again. They may run while runs write: a
@@ -24,8 +25,6 @@ from medrealmm.store.core import Index, data_files, index_folder
 from medrealmm.store.files import DATA, INDEX, TMP, Damage
 
 log = logging.getLogger("medrealmm.store")
-
-KINDS = ("generations", "verdicts")
 
 
 # --- partitions ----------------------------------------------------------------------------------------
@@ -122,8 +121,9 @@ def verify_file(path: Path) -> tuple[int, list[Damage]]:
                 same = (i < len(keys) and i < len(ikeys) and keys[i] == ikeys[i] and data.span(i) == idata.span(i)
                         and data.crc(i) == idata.crc(i) and data.flags[i] == idata.flags[i])
                 if not same:
-                    problems.append(Damage(idx_path, 0, f"index does not match its data file from record {i + 1} "
-                                                        f"(line {data.line(i) if i < len(keys) else '-'}) on"))
+                    line = data.line(i) if i < len(keys) else data.line(len(keys) - 1) + 1 if keys else 1
+                    problems.append(Damage(path, line, f"differs from its index {idx_path.name} from here on (changed "
+                                                       "after it was written; `store compact` rewrites it)"))
                     break
     return len(keys), problems
 
