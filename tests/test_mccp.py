@@ -19,8 +19,8 @@ from medrealmm.corpus.schema import Consultation, Event
 from medrealmm.inference.base import ChatRequest, Completion
 from medrealmm.mccp import run_mccp
 from medrealmm.mccp.agents import AGENT_SCHEMA, UNPARSEABLE, CandidateRef, ChallengeAgents, parse_agent_output
-from medrealmm.mccp.annotate import (DEFAULT_INTENTS, DEFAULT_STAGES, Annotator, check_labels, label_schema,
-                                     parse_label, validate_label)
+from medrealmm.mccp.annotate import (DEFAULT_INTENTS, DEFAULT_STAGES, DEFINITIONS, Annotator, check_labels,
+                                     label_lines, label_schema, parse_label, validate_label)
 from medrealmm.mccp.instances import (Instance, InstanceError, ValidationSheetError, build_instance,
                                       export_validation, import_validation, merge_turns, next_reply, read_instances,
                                       to_case, write_instances)
@@ -272,8 +272,29 @@ def test_instance_errors_and_paths(tmp_path) -> None:
 
 def test_default_labels_match_the_sample_dataset() -> None:
     rows = [json.loads(x) for x in (ROOT / "medrealmm/data/sample/cases.jsonl").read_text().splitlines() if x.strip()]
-    assert {r["intent"] for r in rows} <= set(DEFAULT_INTENTS) and {r["stage"] for r in rows} <= set(DEFAULT_STAGES)
-    assert len(DEFAULT_INTENTS) == 7
+    assert {r["intent"] for r in rows} <= set(DEFAULT_INTENTS) and {r["stage"] for r in rows} == set(DEFAULT_STAGES)
+    assert len(DEFAULT_INTENTS) == 7 and DEFAULT_INTENTS[0] == "症状咨询"
+    # the paper's stage names; no intent is a stage name
+    assert {"病史采集", "患者问答", "治疗建议", "诊断与解释及治疗建议"} <= set(DEFAULT_STAGES)
+    assert not set(DEFAULT_INTENTS) & set(DEFAULT_STAGES)
+    assert set(DEFINITIONS["intent"]) == set(DEFAULT_INTENTS) and set(DEFINITIONS["stage"]) == set(DEFAULT_STAGES)
+
+
+def test_annotator_prompt_carries_the_definitions() -> None:
+    inst = build_instance(consultation("p1", [IMG("a.png"), P("问题"), D("好")]),
+                          select_challenge_point([1], {1: sc(1, 1)}, {1: sc(1, 1)}))
+    ann = Annotator(ScriptedBackend(lambda r, c: Completion("")))
+    for task, labels in (("intent", DEFAULT_INTENTS), ("stage", DEFAULT_STAGES)):
+        system = ann.messages(inst, task)[0]["content"]
+        for lab in labels:
+            assert f"- {lab}：{DEFINITIONS[task][lab]}" in system
+    assert "意图" in ann.messages(inst, "intent")[0]["content"]
+    assert "意图" not in ann.messages(inst, "stage")[0]["content"]
+    # a dataset's own labels (labels_from) without a definition are listed bare
+    other = Annotator(ScriptedBackend(lambda r, c: Completion("")), stages=["治疗建议", "术后随访"])
+    system = other.messages(inst, "stage")[0]["content"]
+    assert f"- 治疗建议：{DEFINITIONS['stage']['治疗建议']}" in system and "\n- 术后随访\n" in system
+    assert label_lines(["x"], "intent") == "- x"
 
 
 def test_label_parsing_and_validation() -> None:
@@ -281,9 +302,14 @@ def test_label_parsing_and_validation() -> None:
     assert parse_label('{"label": "用药咨询"}', labels) == "用药咨询"
     assert parse_label("<think>…</think>检查结果解读。", labels) == "检查结果解读"
     assert parse_label('{"label": "闲聊"}', labels) is None
-    assert parse_label('{"label": "用药咨询"} {"label": "治疗建议"}', labels) is None
-    assert parse_label("可能是用药咨询也可能是治疗建议", labels) is None
-    assert validate_label(" “诊断与解释” ", labels) == "诊断与解释" and validate_label(3, labels) is None
+    assert parse_label('{"label": "用药咨询"} {"label": "治疗咨询"}', labels) is None
+    assert parse_label("可能是用药咨询也可能是治疗咨询", labels) is None
+    assert validate_label(" “疾病咨询” ", labels) == "疾病咨询" and validate_label(3, labels) is None
+    stages = DEFAULT_STAGES        # 诊断与解释 and 治疗建议 are inside the combined stage's name
+    assert parse_label("阶段：诊断与解释及治疗建议。", stages) == "诊断与解释及治疗建议"
+    assert parse_label('{"label": "诊断与解释及治疗建议"}', stages) == "诊断与解释及治疗建议"
+    assert parse_label("诊断与解释", stages) == "诊断与解释"
+    assert parse_label("可能是诊断与解释，也可能是治疗建议", stages) is None
     assert label_schema(labels)["properties"]["label"]["enum"] == list(labels)
     with pytest.raises(ValueError):
         check_labels([], "intent")
@@ -298,11 +324,11 @@ def test_annotator_sets_labels_or_null_with_reason() -> None:
     def answer(req: ChatRequest, call: int) -> Completion:
         if "问题2" in _text_of(req):
             return Completion("不知道")
-        return Completion('{"label": "用药咨询"}' if "意图" in req.messages[0]["content"] else '{"label": "治疗方案"}')
+        return Completion('{"label": "用药咨询"}' if "意图" in req.messages[0]["content"] else '{"label": "治疗建议"}')
 
     backend = ScriptedBackend(answer)
     out = Annotator(backend, max_retries=1, chunk_size=2).annotate(insts)
-    assert [(i.intent, i.stage) for i in out] == [("用药咨询", "治疗方案")] * 2 + [(None, None)]
+    assert [(i.intent, i.stage) for i in out] == [("用药咨询", "治疗建议")] * 2 + [(None, None)]
     assert out[2].meta["mccp"]["annotation"]["intent"] == {"status": "null", "error": UNPARSEABLE, "attempts": 2}
     assert out[2].meta["mccp"]["t_star"] == 1
     assert all(r.json_schema["properties"]["label"]["enum"] in (list(DEFAULT_INTENTS), list(DEFAULT_STAGES))

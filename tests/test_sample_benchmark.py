@@ -16,8 +16,8 @@ from medrealmm.schema import Case
 
 SAMPLE = Path(sb.__file__).resolve().parent / "sample"
 CASES_FILE = SAMPLE / "cases.jsonl"
-INTENTS = {"症状咨询", "治疗建议", "检查结果解读", "用药咨询", "病史采集", "诊断与解释", "患者问答"}
-STAGES = {"初诊问询", "检查解读", "诊断讨论", "治疗方案", "随访复诊"}
+INTENTS = {"症状咨询", "检查结果解读", "用药咨询", "治疗咨询", "疾病咨询", "就医指导", "复诊随访"}
+STAGES = {"病史采集", "患者问答", "诊断与解释", "治疗建议", "诊断与解释及治疗建议", "检查建议", "随访复诊"}
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -75,9 +75,26 @@ def test_coverage(cases):
         assert required in departments
     assert "精神科" in departments or "心理科" in departments
     assert {c.intent for c in cases} <= INTENTS
-    assert len({c.intent for c in cases}) >= 5
-    assert {c.stage for c in cases} <= STAGES
-    assert len({c.stage for c in cases}) >= 4
+    assert len({c.intent for c in cases}) >= 6
+    intents = Counter(c.intent for c in cases)
+    assert intents.most_common(1)[0][0] == "症状咨询"         # the paper's most common intent
+    assert {c.stage for c in cases} == STAGES                 # every stage, the combined one and 患者问答 included
+
+
+def test_label_sets_are_the_annotators() -> None:
+    """The builder's label sets are the mccp annotator's defaults (and the config's), in the same order."""
+    import yaml
+
+    from medrealmm.mccp.annotate import DEFAULT_INTENTS, DEFAULT_STAGES
+
+    assert set(sb.INTENTS) == INTENTS and set(sb.STAGES) == STAGES
+    assert sb.INTENTS == DEFAULT_INTENTS and sb.STAGES == DEFAULT_STAGES
+    conf = yaml.safe_load((Path(sb.__file__).resolve().parents[2] / "conf/mccp/default.yaml").read_text("utf-8"))
+    assert tuple(conf["annotate"]["intents"]) == DEFAULT_INTENTS
+    assert tuple(conf["annotate"]["stages"]) == DEFAULT_STAGES
+    bad = dict(sb.sample_cases()[0], stage="初诊问询")
+    with pytest.raises(ValueError, match="not in INTENTS / STAGES"):
+        sb.check_consistency([bad], sb.image_specs())
 
 
 def test_each_case_is_a_plausible_consultation(cases):

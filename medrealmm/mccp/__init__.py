@@ -80,7 +80,7 @@ def settings_fingerprint(cfg: dict[str, Any]) -> str:
         "model": {"name": model.get("name"), "revision": model.get("revision"),
                   "spec": spec_hash(role, cfg["backend"])},
         "prompts": [agents.AGENT_A_SYSTEM, agents.AGENT_A_TRAJECTORY_SYSTEM, agents.AGENT_M_SYSTEM, annotate._SYSTEM,
-                    agents.AGENT_SCHEMA],
+                    agents.AGENT_SCHEMA, annotate.DEFINITIONS],
         "agent_a_view": str(m.get("agent_a_view", "trajectory")),
         "mode": _mode(cfg), "seed": int(cfg["run"]["seed"]),
         "agents": m.get("agents") or {}, "annotate": m.get("annotate") or {},

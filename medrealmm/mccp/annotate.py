@@ -3,8 +3,15 @@
 One request per (instance, task), all batched (one ``chat`` per chunk); the answer is constrained
 to ``{"label": <one of the configured labels>}`` (a JSON-schema enum) where the engine can, and
 read robustly otherwise. An answer that names no configured label after the retries leaves the
-field ``null`` and is counted — it is never guessed. Default label sets follow the paper (7
-intents) and the bundled sample dataset (``medrealmm/data/sample/cases.jsonl``).
+field ``null`` and is counted — it is never guessed.
+
+Default label sets (:data:`DEFINITIONS`, one line each, carried in the prompt): the paper (MedRealMM
+§3.5, §4.4) names seven patient-goal intents led by symptom inquiry (症状咨询) and stages including
+history taking (病史采集), patient Q&A (患者问答), treatment recommendation (治疗建议) and a combined
+diagnosis-with-explanation + treatment-recommendation stage (诊断与解释及治疗建议), but prints neither
+list; the other labels are our reading. An intent is what the patient wants; a stage is where the
+challenge point sits in the physician's work. The bundled sample (``medrealmm/data/sample``) uses
+these sets; ``mccp.annotate.labels_from`` takes a released benchmark's instead.
 """
 
 from __future__ import annotations
@@ -23,17 +30,45 @@ from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
 
-DEFAULT_INTENTS: tuple[str, ...] = ("症状咨询", "治疗建议", "患者问答", "病史采集", "诊断与解释", "检查结果解读",
-                                    "用药咨询")
-DEFAULT_STAGES: tuple[str, ...] = ("初诊问询", "病史采集", "检查解读", "诊断讨论", "治疗方案", "随访复诊")
+#: One-line definition of every default label, given to the annotator so that it labels consistently.
+#: (paper) marks a name the paper uses; the others are our reading of its unprinted lists.
+DEFINITIONS: dict[str, dict[str, str]] = {
+    "intent": {  # the patient's goal in the dialogue so far (none is a stage name)
+        "症状咨询": ("患者以身体不适为主诉（可附症状照片或家用设备自测记录），"  # (paper) the most common
+                     "想知道是什么问题、严不严重、怎么处理"),
+        "检查结果解读": "患者主要请医生解读在医院或体检做的化验、影像、心电图、量表等检查报告的结果",
+        "用药咨询": ("患者围绕某个具体药物提问：用法用量、能否加量减量或停换、副作用、相互作用、"
+                     "过敏禁忌"),
+        "治疗咨询": "患者询问病该怎么治：治疗方案的选择，要不要手术或住院，保守还是积极治疗",
+        "疾病咨询": ("患者想了解某种已知或疑似疾病本身：是不是这个病、病因、对自身或胎儿的影响、"
+                     "预后、传染性、饮食起居"),
+        "就医指导": "患者想知道要不要去医院、多紧急、挂哪个科、去做哪些检查或怎样就诊",
+        "复诊随访": "患者此前已就诊或已开始治疗，回来反馈疗效或新出现的情况，想知道下一步怎么办",
+    },
+    "stage": {  # where the challenge point sits: what the physician's next reply has to do
+        "病史采集": ("信息还不足以判断，医生此刻应先追问缺失的症状、病史、用药或检查条件等信息，"  # (paper)
+                     "而不是直接下结论"),
+        "患者问答": ("诊断和治疗方向已基本明确或不是重点，医生此刻主要是回答患者提出的具体问题"  # (paper)
+                     "（能不能、会不会、要不要、怎么做）"),
+        "诊断与解释": "医生此刻主要是给出或排除诊断、解释检查结果和病情，治疗方案不是重点",  # (paper: combined)
+        "治疗建议": ("问题已基本明确，医生此刻主要是推荐、选择或调整治疗"  # (paper)
+                     "（药物与剂量、手术或保守、生活方式）"),
+        "诊断与解释及治疗建议": ("医生此刻要同时给出诊断与解释并据此提出治疗建议，"  # (paper) the hardest
+                                 "几个临床决策需要一起推理"),
+        "检查建议": "医生此刻主要是决定下一步做哪些检查、何时复查或转诊以明确性质，而不是直接诊断或治疗",
+        "随访复诊": "患者已在治疗中，医生此刻要评估疗效和不良反应，决定继续、调整还是停止原方案",
+    },
+}
+DEFAULT_INTENTS: tuple[str, ...] = tuple(DEFINITIONS["intent"])
+DEFAULT_STAGES: tuple[str, ...] = tuple(DEFINITIONS["stage"])
 TASKS = ("intent", "stage")
 
 _SYSTEM = {
-    "intent": ("你是一名临床医生，负责给中文在线问诊记录做标注。请根据截至患者最新一条消息的对话，判断患者此刻的主要意图，"
-               "从给定类别中选且只选一个：{labels}。\n"
+    "intent": ("你是一名临床医生，负责给中文在线问诊记录做标注。请根据截至患者最新一条消息的对话，判断患者此刻的主要意图"
+               "（患者想达到的目的），从下列类别中选且只选一个：\n{labels}\n"
                '只输出 JSON：{{"label": "类别"}}'),
-    "stage": ("你是一名临床医生，负责给中文在线问诊记录做标注。请根据截至患者最新一条消息的对话，判断问诊此刻所处的阶段，"
-              "从给定类别中选且只选一个：{labels}。\n"
+    "stage": ("你是一名临床医生，负责给中文在线问诊记录做标注。请根据截至患者最新一条消息的对话，判断问诊此刻所处的阶段"
+              "（医生接下来的回复要完成什么），从下列类别中选且只选一个：\n{labels}\n"
               '只输出 JSON：{{"label": "类别"}}'),
 }
 _KEYS = ("label", "intent", "stage", "类别", "意图", "阶段")
@@ -45,6 +80,13 @@ def check_labels(labels: Sequence[str], task: str) -> tuple[str, ...]:
     if not out or any(not x for x in out) or len(set(out)) != len(out):
         raise ValueError(f"mccp.annotate.{task}s must be a non-empty list of distinct labels")
     return out
+
+
+def label_lines(labels: Sequence[str], task: str) -> str:
+    """The prompt's list of labels, one a line, each with its definition where :data:`DEFINITIONS` has
+    one (a dataset's own labels from ``labels_from`` may have none: they are listed bare)."""
+    defs = DEFINITIONS.get(task, {})
+    return "\n".join(f"- {lab}：{defs[lab]}" if lab in defs else f"- {lab}" for lab in labels)
 
 
 def label_schema(labels: Sequence[str]) -> dict[str, Any]:
@@ -78,7 +120,7 @@ def parse_label(text: str | None, labels: Sequence[str]) -> str | None:
     bare = validate_label(reply, labels)
     if bare is not None:
         return bare
-    # a label contained in a longer one (病史采集 is in no other, but guard anyway): keep the longest matches
+    # a label inside a longer one (诊断与解释, 治疗建议 in 诊断与解释及治疗建议): keep the longest matches
     named = {lab for lab in labels if lab in reply}
     named = {lab for lab in named if not any(lab != o and lab in o for o in named)}
     return named.pop() if len(named) == 1 else None
@@ -111,7 +153,7 @@ class Annotator:
         self.stats: Counter[str] = Counter()
 
     def messages(self, inst: Instance, task: str) -> list[dict[str, Any]]:
-        labels = "、".join(self.labels[task])
+        labels = label_lines(self.labels[task], task)
         return [{"role": "system", "content": _SYSTEM[task].format(labels=labels)},
                 {"role": "user", "content": f"科室：{inst.department}\n对话：\n{_dialogue(inst)}"}]
 
