@@ -12,7 +12,10 @@ Choices (each a privacy / utility trade-off, kept in one place):
   are masked, as HIPAA Safe Harbor does for every date element finer than the year. A year alone
   (2020年) and a month alone (5月份) stay: they are as coarse as an age and carry the clinical
   timeline. Durations, ages, relative words and times of day (晚上8点) are not dates.
-  A compact date (20230512) counts only after a date cue (出生日期, 日期, 时间 …).
+  A compact date (20230512) counts only after a date cue (出生日期, 日期, 时间 …) or before a date
+  word (20230512做的检查). A relative year with a month (去年5月) is a year+month. A bare M.D, M/D or
+  M-D, and a day alone (15号), count where the words around make them a date (12.10号, 11/9那天,
+  上个月15号); see :mod:`medrealmm.deid.text_policy` for the whole policy.
 - ID: an 18-digit resident ID must pass the GB 11643 checksum (and have a valid region and birth
   date); a 15-digit legacy ID needs a valid region and birth date. After an explicit cue
   (身份证号 …) a number of the right shape is masked even with a wrong check digit: a typo in a
@@ -185,7 +188,8 @@ _DATES = re.compile("|".join((
     _ZH_MONTH + r"月" + _ZH_DAY,                                                       # 五月十二日, 正月初五
     r"(?<!\d)" + _M + r"\s*月\s*(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?)",           # 12月初三
     r"(?<=[日号])\s*[-~至到]\s*" + _D + r"\s*[日号]",                                    # 5月12日-20日: the end
-    r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",                     # 23.5.12, 23/5/12
+    r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",
+    r"(?:去年|今年|前年|明年|后年|大前年)\s*" + _M + r"\s*月(?![份龄])(?:\s*" + _D + r"(?!\d)\s*[日号]?)?",  # 去年5月: a year + month                     # 23.5.12, 23/5/12
 )))
 _DATE_ANCHORED = re.compile(
     r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
