@@ -518,6 +518,8 @@ def test_ocr_masks_every_identifier_it_can_read_and_keeps_lab_values(report_run)
     assert v.after == {"DATE": 0, "NUMBER": 0, "NAME": 0, "HOSPITAL": 0}, v.after
     assert v.lab_before >= 20 and v.lab_share >= 0.85, (v.lab_after, v.lab_before)
     assert {"NAME", "DATE", "HOSPITAL"} <= set(res.categories()) and res.masked_share < 0.2
+    ocr_boxes = [b for b in res.audit()["boxes"] if b["detector"] == "ocr"]
+    assert ocr_boxes and all(len(b["polygon"]) == 4 for b in ocr_boxes)      # quads, not only rectangles
     lab_lines = [ln for ln in report_run["after_lines"] if re.search(r"\d+\.\d+\s*[~～-]\s*\d+\.\d+", ln.text)]
     assert len(lab_lines) >= 10                               # reference ranges still read after masking
 
@@ -552,12 +554,16 @@ def test_injected_span_finder_and_rules_switches(report_run):
     assert len(boxes) < len(ocr.boxes_from_lines(lines))
 
 
-@pytest.mark.parametrize("how", ["pixels-90", "pixels-180", "pixels-270", "exif-6"])
+@pytest.mark.parametrize("how", ["pixels-90", "pixels-180", "pixels-270", "exif-6", "tilt-40"])
 def test_rotated_report_is_masked_too(report_run, how):
     from medrealmm.deid.image.ocr import readable_tokens, stock_read
 
     upright = report_run["original"]
-    if how.startswith("pixels"):
+    if how == "tilt-40":      # a photo turned 40 degrees: masked as polygons along the tilted lines
+        turned = Image.fromarray(upright).rotate(40, resample=Image.Resampling.BICUBIC, expand=True,
+                                                 fillcolor=(255, 255, 255))
+        data = encode_clean(np.array(turned), "PNG")
+    elif how.startswith("pixels"):
         k = int(how.split("-")[1]) // 90
         data = encode_clean(np.ascontiguousarray(np.rot90(upright, k)), "PNG")
     else:   # stored sideways with an EXIF orientation tag: displayed upright
@@ -572,6 +578,15 @@ def test_rotated_report_is_masked_too(report_run, how):
     if how == "exif-6":
         assert res.orientation == 6 and res.size == (upright.shape[1], upright.shape[0])
         assert {"EXIF", "TEXT", "ICC"} <= set(res.metadata_removed)
+    if how == "tilt-40":
+        from dataclasses import replace
+
+        from medrealmm.deid.image.mask import coverage
+
+        assert res.boxes and all(b.quad is not None for b in res.boxes)
+        w, h = res.size
+        rect = coverage([replace(b, quad=None) for b in res.boxes], w, h).mean()
+        assert res.masked_share < 0.6 * rect, (res.masked_share, rect)    # rectangles would mask > 1.6x more
 
 
 def test_clinical_images_are_left_alone(shared):
