@@ -221,3 +221,18 @@ def test_tilted_form_masks_the_name_and_leaves_the_department_below_readable(ocr
 
     audit = json.dumps(res.audit(), ensure_ascii=False)
     assert '"polygon"' in audit and not re.search(r"[\u4e00-\u9fff]", audit)
+
+
+def test_a_tilted_page_is_detected_again_at_a_higher_resolution(ocr):
+    """At 40 degrees a page's bounding box is ~1.4x its size: the detection limit grows by that
+    factor (never past the image's own size); an upright or small page keeps the first pass."""
+    base = int(ocr.params["Det.limit_side_len"])
+    lines = [_rotated_rect(400 + 30 * i, 400 + 40 * i, 300, 30, 40.0) for i in range(6)]
+    tilted = np.array(lines, np.float32)
+    upright = np.array([_rotated_rect(400, 100 + 50 * i, 300, 30, 0.0) for i in range(6)], np.float32)
+    factor = math.cos(math.radians(40)) + math.sin(math.radians(40))
+    assert ocr._tilted_limit(tilted, (4000, 3000, 3)) == round(base * factor)
+    assert ocr._tilted_limit(tilted, (1598, 1560, 3)) == 1598               # up to the image's own size
+    assert ocr._tilted_limit(tilted, (base, base, 3)) is None               # already at native resolution
+    assert ocr._tilted_limit(upright, (4000, 3000, 3)) is None
+    assert ocr._tilted_limit(np.array([q[[1, 2, 3, 0]] for q in tilted]), (4000, 3000, 3)) == round(base * factor)
