@@ -20,9 +20,9 @@ from medrealmm.data.checks import too_many_images
 from medrealmm.data.loader import Dataset, load_dataset
 from medrealmm.inference.engines import EnginePool, spec_hash
 from medrealmm.inference.generate import GenItem, plan_generations, run_generations
-from medrealmm.inference.prompts import PromptConfig
+from medrealmm.inference.prompts import PromptConfig, run_prompt_config
 from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
-from medrealmm.judge.prompts import JudgePromptConfig
+from medrealmm.judge.prompts import JudgePromptConfig, run_judge_prompt_config
 from medrealmm import runrecord
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import stable_hash
@@ -194,9 +194,7 @@ def plan_gen(ctx: Context) -> list[GenItem]:
 
 
 def prompt_config(ctx: Context) -> PromptConfig:
-    """``run.prompt`` without its nulls; ``run.prompt.style`` ``auto`` resolved by ``data.format``."""
-    given = {k: v for k, v in (ctx.cfg["run"].get("prompt") or {}).items() if v is not None}
-    return PromptConfig.from_config(given, data_format=ctx.cfg["data"].get("format"))
+    return run_prompt_config(ctx.cfg)
 
 
 def stage_generate(ctx: Context) -> list[dict[str, Any]]:
@@ -239,14 +237,7 @@ def _engine(ctx: Context, role: str):
 # --- judging --------------------------------------------------------------------------------------
 
 def judge_prompt_config(ctx: Context) -> JudgePromptConfig:
-    judge = ctx.role("judge")
-    if judge.get("sees_images") and judge.get("modality") == "text":
-        raise ValueError(f"judge.sees_images=true but judge {judge['name']} is text-only (judge.modality=text)")
-    kwargs = {"sees_images": bool(judge.get("sees_images", False)), "layout": judge.get("layout", "case_first")}
-    if judge.get("system"):
-        kwargs["system"] = judge["system"]
-    return JudgePromptConfig.for_style((ctx.cfg["run"].get("prompt") or {}).get("style"),
-                                       data_format=ctx.cfg["data"].get("format"), **kwargs)
+    return run_judge_prompt_config(ctx.cfg)
 
 
 def verdict_store(ctx: Context) -> Store:

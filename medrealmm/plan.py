@@ -144,21 +144,15 @@ def _counter(role: dict[str, Any], cfg: dict[str, Any], image_bytes: Any):
 def workload(cfg: dict[str, Any]) -> list[Workload]:
     """Requests and prompt tokens of generation and judging for the configured dataset, modes and samples."""
     from medrealmm.data.loader import load_dataset
-    from medrealmm.inference.prompts import PromptConfig, generation_messages
+    from medrealmm.inference.prompts import generation_messages, run_prompt_config
     from medrealmm.inference.reasoning import template_kwargs
-    from medrealmm.judge.prompts import JudgePromptConfig, judge_messages
+    from medrealmm.judge.prompts import judge_messages, run_judge_prompt_config
 
     ds = load_dataset(cfg["data"])
     model, judge, run = cfg["model"], cfg["judge"], cfg["run"]
     modes = ["text"] if model.get("modality") == "text" else [m for m in run["modes"]]
     samples = int(run.get("samples", 1))
-    given = {k: v for k, v in (run.get("prompt") or {}).items() if v is not None}
-    prompt = PromptConfig.from_config(given, data_format=cfg["data"].get("format"))
-    jkw: dict[str, Any] = {"sees_images": bool(judge.get("sees_images", False)),
-                           "layout": judge.get("layout", "case_first")}
-    if judge.get("system"):
-        jkw["system"] = judge["system"]
-    jprompt = JudgePromptConfig.for_style(given.get("style"), data_format=cfg["data"].get("format"), **jkw)
+    prompt, jprompt = run_prompt_config(cfg), run_judge_prompt_config(cfg)
     refs: dict[str, Any] = {}
 
     def url(ref: Any) -> str:

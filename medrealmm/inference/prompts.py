@@ -223,3 +223,10 @@ def merge_text_parts(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         else:
             out.append(p)
     return out
+
+
+def run_prompt_config(cfg: dict[str, Any]) -> PromptConfig:
+    """The generation prompt a composed config asks for: ``run.prompt`` without its nulls, style ``auto``
+    resolved by ``data.format`` (the run and ``medrealmm plan`` both build it here)."""
+    given = {k: v for k, v in (cfg["run"].get("prompt") or {}).items() if v is not None}
+    return PromptConfig.from_config(given, data_format=cfg["data"].get("format"))

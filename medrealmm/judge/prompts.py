@@ -125,3 +125,16 @@ def judge_messages(case: Case, reply: str, criterion: Criterion, cfg: JudgePromp
     ask = {"type": "text", "text": "请按要求输出 JSON。"}
     body = [*shared, crit, ask] if cfg.layout == "case_first" else [crit, *shared, ask]
     return [{"role": "system", "content": cfg.system}, {"role": "user", "content": merge_text_parts(body)}]
+
+
+def run_judge_prompt_config(cfg: dict[str, Any]) -> JudgePromptConfig:
+    """The judge prompt a composed config asks for (the run and ``medrealmm plan`` both build it here)."""
+    judge = cfg["judge"]
+    if judge.get("sees_images") and judge.get("modality") == "text":
+        raise ValueError(f"judge.sees_images=true but judge {judge['name']} is text-only (judge.modality=text)")
+    kwargs: dict[str, Any] = {"sees_images": bool(judge.get("sees_images", False)),
+                              "layout": judge.get("layout", "case_first")}
+    if judge.get("system"):
+        kwargs["system"] = judge["system"]
+    return JudgePromptConfig.for_style((cfg["run"].get("prompt") or {}).get("style"),
+                                       data_format=cfg["data"].get("format"), **kwargs)
