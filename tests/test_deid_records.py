@@ -70,6 +70,8 @@ def test_removal_rule_face_and_masked_share(tmp_path: Path) -> None:
     reason = rule.reason(rec, [(slots[0], big_face, (100, 50))])
     assert reason is not None and "25%" in reason and "face_area_share" in reason
     assert covered_share(text_boxes, 100, 50) == pytest.approx(0.8)
+    tilted = Box.from_quad([(0, 25), (50, 0), (100, 25), (50, 50)], "NAME", "ocr")   # a diamond: half its box
+    assert covered_share([tilted], 100, 50) == pytest.approx(0.5, abs=0.05)
     assert "masked_area_share" in rule.reason(rec, [(slots[0], text_boxes, (100, 50))])
     assert RemovalRule(face_area_share=None, masked_area_share=None).reason(
         rec, [(slots[0], big_face + text_boxes, (100, 50))]) is None

@@ -53,12 +53,11 @@ class RemovalRule:
 
 
 def covered_share(boxes: Sequence[Any], width: int, height: int) -> float:
-    """Share of the image under the union of the boxes (overlaps counted once)."""
-    import numpy as np
+    """Share of the image the mask would cover (overlaps counted once; an OCR line's quadrilateral, not
+    its bounding rectangle, so a tilted photo is not taken for a mostly masked one)."""
+    from medrealmm.deid.image.mask import coverage
 
-    mask = np.zeros((height, width), dtype=bool)
-    for b in boxes:
-        mask[max(0, b.y0):min(height, b.y1), max(0, b.x0):min(width, b.x1)] = True
+    mask = coverage(boxes, width, height)
     return float(mask.mean()) if mask.size else 0.0
 
 
