@@ -64,46 +64,46 @@ def verdict_line(judge: str, model: str, i: int) -> bytes:
             f'"sample": 0, "status": "scored", "weight": {(i % 10) + 1}}}').encode()
 
 
-def write_partition(folder: Path, judge: str, model: str, n: int, chunk: int, *, index: bool = True) -> int:
-    """``n`` verdicts in chunk files of ``chunk`` lines (each with its index unless ``index`` is false,
-    the old layout); the number of files written."""
+def write_partition(folder: Path, judge: str, model: str, lo: int, hi: int, chunk: int, *, index: bool = True) -> int:
+    """Verdicts ``lo``..``hi`` of a model in chunk files of ``chunk`` lines (each with its index unless
+    ``index`` is false: the old layout); the number of files written."""
+    from array import array
+
     from medrealmm.store.files import index_text
 
     folder.mkdir(parents=True, exist_ok=True)
     written = 0
-    for lo in range(0, n, chunk):
-        lines, keys, starts, crcs, off = [], [], [], [], 0
-        for i in range(lo, min(n, lo + chunk)):
-            line = verdict_line(judge, model, i) + b"\n"
-            keys.append(key(judge, model, i))
-            starts.append(off)
-            crcs.append(f"{zlib.crc32(line):08x}")
-            lines.append(line)
-            off += len(line)
-        blob = b"".join(lines)
-        stem = f"c-{lo // chunk:014x}-{zlib.crc32(model.encode()):08x}"
+    for start in range(lo, hi, chunk):
+        lines = [verdict_line(judge, model, i) for i in range(start, min(hi, start + chunk))]
+        keys = [key(judge, model, i) for i in range(start, min(hi, start + chunk))]
+        offsets, off = [], 0
+        for line in lines:
+            offsets.append(off)
+            off += len(line) + 1
+        blob = b"\n".join(lines) + b"\n"
+        stem = f"c-{start:014x}-{zlib.crc32(model.encode()):08x}"
         (folder / f"{stem}.jsonl").write_bytes(blob)
         written += 1
         if index:
-            text = index_text(keys, starts, "".join(crcs), "-" * len(keys), off, f"{zlib.crc32(blob):08x}")
+            text = index_text(keys, offsets, array("I", map(zlib.crc32, lines)), "-" * len(keys), off,
+                              zlib.crc32(blob))
             (folder / f"{stem}.idx").write_text(text, encoding="utf-8")
             written += 1
     return written
 
 
 def grow(root: Path, have: int, want: int, run: int, chunk: int) -> int:
-    """Add partitions of ``run`` verdicts (models alternating between the judges) until ``want`` are stored
-    (``chunk`` >= ``run``: one file per partition, as ``medrealmm store compact`` leaves them)."""
+    """Add verdicts until ``want`` are stored: partitions of ``run`` verdicts, models alternating between the
+    judges (``chunk`` >= ``run``: one file per partition, as ``medrealmm store compact`` leaves them)."""
     files = 0
-    p = have // run
     while have < want:
-        n = min(run, want - have)
+        p, lo = divmod(have, run)
+        hi = min(run, lo + want - have)
         judge = JUDGES[p % len(JUDGES)]
         model = f"model{p:03d}"
         folder = root / "verdicts" / f"{judge}-{key(judge)[:12]}" / f"{model}-{key(model)[:12]}"
-        files += write_partition(folder, judge, model, n, chunk)
-        have += n
-        p += 1
+        files += write_partition(folder, judge, model, lo, hi, chunk)
+        have += hi - lo
     return files
 
 
@@ -189,7 +189,7 @@ def old_layout(root: Path, n: int, args: argparse.Namespace) -> dict[str, Any]:
     judge = JUDGES[0]
     folder = root / "verdicts" / f"{judge}-{key(judge)[:12]}"
     for p in range(0, n, args.run):
-        write_partition(folder, judge, f"old{p // args.run:03d}", min(args.run, n - p), args.chunk, index=False)
+        write_partition(folder, judge, f"old{p // args.run:03d}", 0, min(args.run, n - p), args.chunk, index=False)
     return measure_in_child(root, args)
 
 

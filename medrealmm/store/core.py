@@ -58,14 +58,14 @@ class Index:
     def is_error(self, loc: int) -> bool:
         return self.files[loc >> 32].flags[loc & _LOW] == "e"
 
-    def add_file(self, data: DataFile, keys: list[str]) -> None:
+    def add_file(self, data: DataFile, keys: list[str], *, new: bool = False) -> None:
         """Take in a file's records; a key already held keeps its record unless that is an error and this
-        one is not."""
+        one is not. ``new``: the caller knows every key is new and distinct."""
         fno = len(self.files)
         self.files.append(data)
         base = fno << 32
         locs, errors, flags = self.locs, self.errors, data.flags
-        if locs.keys().isdisjoint(keys) and len(set(keys)) == len(keys):   # the usual case: all new
+        if new or (locs.keys().isdisjoint(keys) and len(set(keys)) == len(keys)):   # the usual case: all new
             locs.update(zip(keys, range(base, base + len(keys))))
             if "e" in flags:
                 errors.update(k for k, f in zip(keys, flags) if f == "e")
@@ -243,17 +243,17 @@ class Store:
         if 2 * len(rows) >= data.records and data.size <= files.MAX_WHOLE:   # most of the file: read it whole
             with open(data.path, "rb") as fh:
                 buf = fh.read()
-            whole = len(buf) == data.size and f"{zlib.crc32(buf):08x}" == data.file_crc
+            whole = len(buf) == data.size and zlib.crc32(buf) == data.file_crc
             if whole and not parse:
                 return
             lines = ((j, buf[s:e]) for j, (s, e) in enumerate(spans))
         else:
             lines = files.read_spans(data.path, spans)
-        crc32 = zlib.crc32
+        crc32, crcs = zlib.crc32, data.crcs
         for j, line in lines:
             i, k = rows[j], keys[j]
             rec: Any = None
-            if whole or f"{crc32(line):08x}" == data.crc(i):
+            if whole or crc32(line) == crcs[i]:
                 rec = files.decode(line) if parse else True
                 if parse and (rec is None or rec.get("key") != k):
                     rec = None
@@ -296,19 +296,20 @@ class Store:
         """Write one chunk atomically; records already present are skipped (an error record is replaced
         by a successful one)."""
         index = self._load()
-        locs, errors = index.locs, index.errors
-        new: dict[str, dict[str, Any]] = {}
-        for r in records:
-            k = r["key"]
-            if k not in new and (k not in locs or (k in errors and not r.get("error"))):
-                new[k] = r
-        if not new:
+        locs, held_errors = index.locs, index.errors
+        keys = [r["key"] for r in records]
+        if not locs.keys().isdisjoint(keys) or len(set(keys)) != len(keys):   # else all new: the usual case
+            new: dict[str, dict[str, Any]] = {}
+            for r in records:
+                k = r["key"]
+                if k not in new and (k not in locs or (k in held_errors and not r.get("error"))):
+                    new[k] = r
+            keys, records = list(new), list(new.values())
+        if not records:
             return
-        keys = list(new)
-        lines = [files.encode(r) for r in new.values()]
-        errors = [bool(r.get("error")) for r in new.values()]
-        data = files.write_chunk(self.dir, files.new_stem(), keys, lines, errors)
-        index.add_file(data, keys)
+        errors = [bool(r.get("error")) for r in records]
+        data = files.write_chunk(self.dir, files.new_stem(), keys, list(map(files.encode, records)), errors)
+        index.add_file(data, keys, new=True)
 
     def sync(self) -> None:
         """Wait until every chunk written so far (by this process) is on disk, not only published."""

@@ -18,12 +18,16 @@ import json
 import logging
 import os
 import queue
-import threading
+import re
 import secrets
+import sys
+import threading
 import time
 import zlib
 from array import array
 from collections.abc import Callable, Iterator
+from itertools import accumulate, repeat
+from operator import add, sub
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,18 +62,18 @@ class Damage:
 class DataFile:
     """What one data file holds, column by column (a few bytes per record; keys live in the reader's dict).
 
-    Record ``i`` is bytes ``starts[i]:ends[i]``, CRC-32 ``crcs[8i:8i+8]`` (hex), an engine error when
-    ``flags[i]`` is ``e``, on line ``lines[i]`` (None: line ``i + 1``). ``file_crc`` is the CRC-32 of the
-    whole file: one check instead of one per record when a reader wants most of the file."""
+    Record ``i`` is bytes ``starts[i]:ends[i]`` (its line without the newline) with CRC-32 ``crcs[i]``,
+    an engine error when ``flags[i]`` is ``e``, on line ``lines[i]`` (None: line ``i + 1``). ``file_crc``
+    is the CRC-32 of the whole file: one check instead of one per record when a reader wants most of it."""
 
     path: Path
     size: int
     indexed: bool                       # read from its index (else scanned)
     starts: array = field(default_factory=lambda: array("q"))
     ends: array = field(default_factory=lambda: array("q"))
-    crcs: str = ""
+    crcs: array = field(default_factory=lambda: array("I"))
     flags: str = ""
-    file_crc: str = ""
+    file_crc: int = 0
     lines: array | None = None
     damaged: int = 0                    # lines that are not a whole record (found when scanned)
 
@@ -80,8 +84,8 @@ class DataFile:
     def span(self, i: int) -> tuple[int, int]:
         return self.starts[i], self.ends[i]
 
-    def crc(self, i: int) -> str:
-        return self.crcs[8 * i:8 * i + 8]
+    def crc(self, i: int) -> int:
+        return self.crcs[i]
 
     def line(self, i: int) -> int:
         return self.lines[i] if self.lines is not None else i + 1
@@ -90,9 +94,10 @@ class DataFile:
 # --- encoding ----------------------------------------------------------------------------------------
 
 def _codec() -> tuple[Callable[[Any], bytes], Callable[[bytes], Any]]:
-    """msgspec when installed (it comes with vLLM; ~10x faster than the standard library on both
-    sides), else :mod:`json`. Both write UTF-8 with sorted keys and read each other's lines."""
-    std_enc = json.JSONEncoder(ensure_ascii=False, sort_keys=True).encode
+    """msgspec when installed (it comes with vLLM; several times faster than the standard library on
+    both sides), else :mod:`json`. Both write UTF-8 keeping the record's own key order, and read each
+    other's lines."""
+    std_enc = json.JSONEncoder(ensure_ascii=False).encode
 
     def std_encode(rec: Any) -> bytes:
         return std_enc(rec).encode("utf-8")
@@ -101,7 +106,7 @@ def _codec() -> tuple[Callable[[Any], bytes], Callable[[bytes], Any]]:
         import msgspec
     except ImportError:  # pragma: no cover - the locked environments have it
         return std_encode, json.loads
-    fast_enc = msgspec.json.Encoder(order="sorted").encode
+    fast_enc = msgspec.json.Encoder().encode
     fast_dec = msgspec.json.Decoder().decode
 
     def encode(rec: Any) -> bytes:
@@ -133,14 +138,32 @@ def decode(line: bytes) -> dict[str, Any] | None:
     return rec if isinstance(rec, dict) and isinstance(rec.get("key"), str) else None
 
 
-def crc(data: bytes) -> str:
-    return f"{zlib.crc32(data):08x}"
+crc = zlib.crc32
+_FLAG = {True: "e", False: "-"}
 
 
-def indexable(keys: list[str]) -> bool:
+def _hex(crcs: array) -> str:
+    """CRC-32s as hex, little-endian bytes (one C call each way)."""
+    if sys.byteorder == "big":
+        crcs = array("I", crcs)
+        crcs.byteswap()
+    return crcs.tobytes().hex()
+
+
+def _unhex(text: str) -> array:
+    crcs = array("I", bytes.fromhex(text))
+    if sys.byteorder == "big":
+        crcs.byteswap()
+    return crcs
+
+
+_NOT_A_KEY_LIST = re.compile(r"[^\S ]|  |^ | $|^$")
+
+
+def indexable(joined: str, n: int) -> bool:
     """Keys are hashes; a key that is empty or holds white space cannot be written in an index (its file
-    is then scanned instead)."""
-    return " ".join(keys).split() == keys
+    is then scanned instead). ``joined``: the ``n`` keys joined by single spaces, as the index has them."""
+    return joined.count(" ") == n - 1 and _NOT_A_KEY_LIST.search(joined) is None
 
 
 # --- names ---------------------------------------------------------------------------------------------
@@ -179,12 +202,16 @@ def fsync_dir(path: Path) -> None:
 
 # --- index files ---------------------------------------------------------------------------------------
 
-def index_text(keys: list[str], starts: list[int] | array, crcs: str, flags: str, data_bytes: int,
-               file_crc: str) -> str:
+def index_text(keys: list[str], starts: list[int] | array, crcs: array, flags: str, data_bytes: int,
+               file_crc: int) -> str | None:
     """An index: a header (size, records and CRC-32 of the data file), then one line per column (keys,
-    offsets, CRCs, error flags), then ``end``."""
-    return (f"{INDEX_MAGIC} {INDEX_VERSION} {data_bytes} {len(keys)} {file_crc}\n" + " ".join(keys) + "\n"
-            + " ".join(map(str, starts)) + f"\n{crcs}\n{flags}\nend\n")
+    offsets, CRCs, error flags), then ``end``. Every record's line ends with a newline. None when a key
+    cannot be written in it (see :func:`indexable`)."""
+    joined = " ".join(keys)
+    if not indexable(joined, len(keys)):
+        return None
+    return (f"{INDEX_MAGIC} {INDEX_VERSION} {data_bytes} {len(keys)} {file_crc:08x}\n" + joined + "\n"
+            + " ".join(map(str, starts)) + f"\n{_hex(crcs)}\n{flags}\nend\n")
 
 
 def read_index(path: Path, data_bytes: int) -> tuple[list[str], DataFile] | None:
@@ -204,24 +231,26 @@ def read_index(path: Path, data_bytes: int) -> tuple[list[str], DataFile] | None
             return None
         keys = parts[1].split(" ")
         starts = array("q", map(int, parts[2].split(" ")))
+        crcs = _unhex(parts[3])
+        whole = int(file_crc, 16)
     except ValueError:
         return None
-    crcs, flags = parts[3], parts[4]
-    if not (len(keys) == len(starts) == len(flags) == n > 0 and len(crcs) == 8 * n) or starts[0] != 0:
+    flags = parts[4]
+    if not (len(keys) == len(starts) == len(flags) == len(crcs) == n > 0) or starts[0] != 0:
         return None
-    ends = starts[1:]
-    ends.append(data_bytes)
-    if starts[-1] >= data_bytes or any(b <= a for a, b in zip(starts, ends)):
+    nexts = starts[1:]
+    nexts.append(data_bytes)
+    if starts[-1] >= data_bytes or any(b <= a for a, b in zip(starts, nexts)):
         return None
-    return keys, DataFile(path.with_suffix(DATA), data_bytes, True, starts, ends, crcs, flags, file_crc)
+    ends = array("q", map(sub, nexts, repeat(1)))           # each line's newline is not part of its record
+    return keys, DataFile(path.with_suffix(DATA), data_bytes, True, starts, ends, crcs, flags, whole)
 
 
 def scan(path: Path, damaged: list[Damage]) -> tuple[list[str], DataFile]:
     """Read a data file line by line: the keys and columns of its whole records; a damaged line is added
     to ``damaged`` and left out."""
     keys: list[str] = []
-    starts, ends, lines = array("q"), array("q"), array("q")
-    crcs: list[str] = []
+    starts, ends, lines, crcs = array("q"), array("q"), array("q"), array("I")
     flags: list[str] = []
     off = 0
     n_damaged = 0
@@ -236,24 +265,25 @@ def scan(path: Path, damaged: list[Damage]) -> tuple[list[str], DataFile]:
                     damaged.append(Damage(path, lineno, "damaged (not a whole JSON record)"))
                     n_damaged += 1
                 continue
+            body = line[:-1] if line.endswith(NL) else line
             keys.append(rec["key"])
             starts.append(start)
-            ends.append(off)
+            ends.append(start + len(body))
             lines.append(lineno)
-            crcs.append(crc(line))
+            crcs.append(crc(body))
             flags.append("e" if rec.get("error") else "-")
-    return keys, DataFile(path, off, False, starts, ends, "".join(crcs), "".join(flags), f"{whole:08x}", lines,
-                          n_damaged)
+    return keys, DataFile(path, off, False, starts, ends, crcs, "".join(flags), whole, lines, n_damaged)
 
 
 # --- writing -------------------------------------------------------------------------------------------
 
 def _publish(folder: Path, stem: str, tmp_data: Path, keys: list[str], data: DataFile) -> None:
     """Give a finished temporary data file its name, its index first."""
-    if indexable(keys):
+    text = index_text(keys, data.starts, data.crcs, data.flags, data.size, data.file_crc)
+    if text is not None:
         tmp_idx = folder / f"{stem}.idx.{secrets.token_hex(4)}{TMP}"
         with open(tmp_idx, "w", encoding="utf-8") as fh:
-            fh.write(index_text(keys, data.starts, data.crcs, data.flags, data.size, data.file_crc))
+            fh.write(text)
         # never fsynced: an index lost with the machine no longer matches its data file, which is then scanned
         os.replace(tmp_idx, folder / f"{stem}{INDEX}")
     os.replace(tmp_data, folder / f"{stem}{DATA}")
@@ -342,18 +372,12 @@ def write_chunk(folder: Path, stem: str, keys: list[str], lines: list[bytes], er
     """One data file holding ``lines`` (without newlines), whole or not at all; what it holds. It is
     flushed to disk in the background (see :class:`Syncer`)."""
     tmp = folder / f"{stem}.{secrets.token_hex(4)}{TMP}"
-    crc32 = zlib.crc32
-    starts, ends = array("q"), array("q")
-    crcs = []
-    off = 0
-    for line in lines:
-        starts.append(off)
-        crcs.append(f"{crc32(NL, crc32(line)):08x}")
-        off += len(line) + 1
-        ends.append(off)
+    nexts = array("q", accumulate(map(add, map(len, lines), repeat(1)), initial=0))   # every line + newline
+    starts = nexts[:-1]
+    ends = array("q", map(sub, nexts[1:], repeat(1)))
     blob = NL.join(lines) + NL
-    data = DataFile(folder / f"{stem}{DATA}", off, True, starts, ends, "".join(crcs),
-                    "".join("e" if e else "-" for e in errors), f"{crc32(blob):08x}")
+    data = DataFile(folder / f"{stem}{DATA}", nexts[-1], True, starts, ends, array("I", map(crc, lines)),
+                    "".join(map(_FLAG.__getitem__, errors)), crc(blob))
     try:
         with open(tmp, "wb") as fh:
             fh.write(blob)
@@ -379,30 +403,30 @@ class SegmentWriter:
     _tmp: Path | None = None
     _keys: list[str] = field(default_factory=list)
     _starts: array = field(default_factory=lambda: array("q"))
-    _crcs: list[str] = field(default_factory=list)
+    _crcs: array = field(default_factory=lambda: array("I"))
     _flags: list[str] = field(default_factory=list)
     _size: int = 0
     _whole: int = 0
 
-    def add(self, key: str, line: bytes, error: bool) -> None:
-        if not line.endswith(NL):
-            line += NL
+    def add(self, key: str, record: bytes, error: bool) -> None:
+        """One record's line (without its newline)."""
         self.records += 1
         if self.dry_run:
             return
-        if self._fh is not None and self._size + len(line) > self.limit:
+        if self._fh is not None and self._size + len(record) + 1 > self.limit:
             self._close()
         if self._fh is None:
             self._tmp = self.folder / f"{segment_stem(self.first)}.{secrets.token_hex(4)}{TMP}"
             self._fh = open(self._tmp, "wb")
-            self._keys, self._starts, self._crcs, self._flags, self._size, self._whole = [], array("q"), [], [], 0, 0
-        self._fh.write(line)
+            self._keys, self._starts, self._crcs, self._flags = [], array("q"), array("I"), []
+            self._size = self._whole = 0
+        self._fh.write(record + NL)
         self._keys.append(key)
         self._starts.append(self._size)
-        self._crcs.append(crc(line))
-        self._whole = zlib.crc32(line, self._whole)
+        self._crcs.append(crc(record))
+        self._whole = crc(NL, crc(record, self._whole))
         self._flags.append("e" if error else "-")
-        self._size += len(line)
+        self._size += len(record) + 1
 
     def _close(self) -> None:
         if self._fh is None:
@@ -416,8 +440,8 @@ class SegmentWriter:
         stem = tmp.name.rsplit(".", 2)[0]
         ends = self._starts[1:]
         ends.append(self._size)
-        data = DataFile(self.folder / f"{stem}{DATA}", self._size, True, self._starts, ends, "".join(self._crcs),
-                        "".join(self._flags), f"{self._whole:08x}")
+        data = DataFile(self.folder / f"{stem}{DATA}", self._size, True, self._starts,
+                        array("q", map(sub, ends, repeat(1))), self._crcs, "".join(self._flags), self._whole)
         _publish(self.folder, stem, tmp, self._keys, data)
         self.written.append(data.path)
 
