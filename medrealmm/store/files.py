@@ -127,6 +127,40 @@ def _codec() -> tuple[Callable[[Any], bytes], Callable[[bytes], Any]]:
 encode, _decode = _codec()
 
 
+def _key_reader() -> Callable[[bytes], tuple[str, bool] | None]:
+    """What a scan needs of a line, the key and whether it is an engine error, read without building
+    the record (the whole line is still parsed: a line that is not a whole JSON record is damaged)."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        msgspec = None
+
+    def slow(line: bytes) -> tuple[str, bool] | None:
+        rec = decode(line)
+        return None if rec is None else (rec["key"], bool(rec.get("error")))
+
+    if msgspec is None:  # pragma: no cover
+        return slow
+
+    class _Head(msgspec.Struct):
+        key: str
+        error: Any = None
+
+    fast = msgspec.json.Decoder(_Head).decode
+
+    def read(line: bytes) -> tuple[str, bool] | None:
+        try:
+            head = fast(line)
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            return slow(line)   # e.g. NaN, which the standard library writes; or damaged
+        return head.key, bool(head.error)
+
+    return read
+
+
+key_of = _key_reader()
+
+
 def decode(line: bytes) -> dict[str, Any] | None:
     """A stored record, or None for a truncated or garbled line."""
     if not line.strip():
@@ -259,19 +293,19 @@ def scan(path: Path, damaged: list[Damage]) -> tuple[list[str], DataFile]:
         for lineno, line in enumerate(fh, start=1):
             start, off = off, off + len(line)
             whole = zlib.crc32(line, whole)
-            rec = decode(line)
-            if rec is None:
+            head = key_of(line) if line.strip() else None
+            if head is None:
                 if line.strip():
                     damaged.append(Damage(path, lineno, "damaged (not a whole JSON record)"))
                     n_damaged += 1
                 continue
             body = line[:-1] if line.endswith(NL) else line
-            keys.append(rec["key"])
+            keys.append(head[0])
             starts.append(start)
             ends.append(start + len(body))
             lines.append(lineno)
             crcs.append(crc(body))
-            flags.append("e" if rec.get("error") else "-")
+            flags.append("e" if head[1] else "-")
     return keys, DataFile(path, off, False, starts, ends, crcs, "".join(flags), whole, lines, n_damaged)
 
 
