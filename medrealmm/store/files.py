@@ -18,7 +18,6 @@ import json
 import logging
 import os
 import queue
-import re
 import secrets
 import sys
 import threading
@@ -191,13 +190,17 @@ def _unhex(text: str) -> array:
     return crcs
 
 
-_NOT_A_KEY_LIST = re.compile(r"[^\S ]|  |^ | $|^$")
+_ASCII_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"   # white space in ASCII besides " "
 
 
 def indexable(joined: str, n: int) -> bool:
     """Keys are hashes; a key that is empty or holds white space cannot be written in an index (its file
     is then scanned instead). ``joined``: the ``n`` keys joined by single spaces, as the index has them."""
-    return joined.count(" ") == n - 1 and _NOT_A_KEY_LIST.search(joined) is None
+    if not joined or joined.count(" ") != n - 1 or "  " in joined or joined[0] == " " or joined[-1] == " ":
+        return False
+    if joined.isascii():
+        return not any(c in joined for c in _ASCII_SPACE)
+    return joined.split() == joined.split(" ")
 
 
 # --- names ---------------------------------------------------------------------------------------------
