@@ -116,7 +116,7 @@ def _lab_lines_masked(texts: list[str], quads: list[np.ndarray], cover: np.ndarr
 
     h, w = cover.shape
     n = hit = 0
-    for text, q in zip(texts, quads):
+    for text, q in zip(texts, quads, strict=True):
         box = Box.from_quad(q, "LAB", "stock")
         if not lab_values([text]) or box is None:
             continue
@@ -312,7 +312,7 @@ def main() -> int:
           + "): decoded/detected")
     qr_results = pipe.process(qrs)
     dec_before = dec_after = det_before = det_after = 0
-    for p, r in zip(qrs, qr_results):
+    for p, r in zip(qrs, qr_results, strict=True):
         orig = load_image(p)[0]
         d0, n0 = _qr_counts(orig)
         d1, n1 = _qr_counts(r.image)

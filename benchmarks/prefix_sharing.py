@@ -25,7 +25,7 @@ log = logging.getLogger("bench.prefix")
 def requests_for(layout: str, cases, replies) -> list[ChatRequest]:
     cfg = JudgePromptConfig(layout=layout)
     out = []
-    for case, reply in zip(cases, replies):
+    for case, reply in zip(cases, replies, strict=True):
         for c in case.rubric:
             msgs = judge_messages(case, reply, c, cfg, lambda ref: b"")
             out.append(ChatRequest(msgs, Sampling(temperature=0.0, max_tokens=48, seed=0), json_schema=VERDICT_SCHEMA))

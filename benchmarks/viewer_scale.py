@@ -96,7 +96,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "runs" / "sample"
-        n = _report_scale().write_runs(root, args.cases, args.models, subset=0, seed=0)
+        _report_scale().write_runs(root, args.cases, args.models, subset=0, seed=0)
         for p in list(root.iterdir()):
             if "judge-b" in p.name:
                 shutil.rmtree(p)

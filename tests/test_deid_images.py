@@ -411,7 +411,7 @@ def test_qr_boxes_on_every_real_qr_photo_and_nothing_readable_after(shared, capl
     pipe = ImagePipeline([det], pad=4)
     results = pipe.process(qrs)
     decoded_before = 0
-    for path, res in zip(qrs, results):
+    for path, res in zip(qrs, results, strict=True):
         assert [b.category for b in res.boxes] == ["QR"], path.name
         orig, _ = load_image(path)
         dec, found = _qr_state(orig)
@@ -436,7 +436,7 @@ def _ean13(digits12: str, module: int = 3, height: int = 80, quiet: int = 12) ->
     parity = ["LLLLLL", "LLGLGG", "LLGGLG", "LLGGGL", "LGLLGG", "LGGLLG", "LGGGLL", "LGLGLG", "LGLGGL", "LGGLGL"]
     d = [int(c) for c in digits12]
     d.append((10 - (sum(d[0::2]) + 3 * sum(d[1::2])) % 10) % 10)
-    bits = "101" + "".join((left_l if p == "L" else left_g)[x] for p, x in zip(parity[d[0]], d[1:7])) + "01010"
+    bits = "101" + "".join((left_l if p == "L" else left_g)[x] for p, x in zip(parity[d[0]], d[1:7], strict=True)) + "01010"
     bits += "".join(right[x] for x in d[7:]) + "101"
     img = np.full((height + 2 * quiet, (len(bits) + 2 * quiet) * module, 3), 255, np.uint8)
     for i, b in enumerate(bits):

@@ -417,7 +417,7 @@ def test_trained_weights_detect_in_batches(tiny_run):
     result = det.detect(images)
     assert torch.get_num_threads() == threads       # ultralytics did not resize torch's thread pool
     assert isinstance(result, list) and len(result) == len(images)
-    for im, boxes in zip(images, result):
+    for im, boxes in zip(images, result, strict=True):
         assert isinstance(boxes, list)
         h, w = im.shape[:2]
         for b in boxes:                              # an untrained model may find nothing: that's fine

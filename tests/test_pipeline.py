@@ -135,7 +135,7 @@ def test_online_model_scores_the_physicians_reply(tmp_path, tiny_cache) -> None:
     cli(base(out, tiny_cache, "model=online"), cwd=tmp_path)
     g = read_tables(run_dir(out))["generations"]
     want = {c.id: c.y_orig for c in SAMPLE.cases[:N]}
-    assert dict(zip(g["case_id"], g["text"])) == want
+    assert dict(zip(g["case_id"], g["text"], strict=True)) == want
 
 
 def wait_for_chunks(folder: Path, proc: subprocess.Popen, timeout: float = 300) -> int:
@@ -171,7 +171,7 @@ def test_killed_mid_judging_resumes_to_identical_tables(tmp_path, tiny_cache) ->
     for name in a:
         assert_frame_equal(a[name], b[name], check_exact=True)
     # no duplicate rows in the store either
-    keys = [json.loads(l)["key"] for f in (killed / "store").glob("verdicts/*/*/*.jsonl") for l in f.read_text().splitlines()]
+    keys = [json.loads(ln)["key"] for f in (killed / "store").glob("verdicts/*/*/*.jsonl") for ln in f.read_text().splitlines()]
     assert len(keys) == len(set(keys)) == criteria()
 
 
@@ -217,7 +217,7 @@ def test_bad_cases_are_recorded_and_the_run_goes_on(tmp_path, judge_server) -> N
     out = tmp_path / "out"
     args = served(out, judge_server.base_url, "data=jsonl", f"data.path={cases_file}")
     cli(args, cwd=tmp_path)
-    rejected = [json.loads(l) for l in (run_dir(out) / "rejected_cases.jsonl").read_text().splitlines()]
+    rejected = [json.loads(ln) for ln in (run_dir(out) / "rejected_cases.jsonl").read_text().splitlines()]
     assert [(r["case_id"], r["field"]) for r in rejected] == [("broken-1", "turns.0.images.0.path")]
     assert read_tables(run_dir(out))["case_scores"].height == 2
 

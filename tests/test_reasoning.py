@@ -75,6 +75,18 @@ def test_effort_goes_into_the_named_template_variable_only() -> None:
     assert template_kwargs(None, None) == {}
 
 
+def test_effort_applied_is_unknown_without_a_level_a_variable_or_a_template() -> None:
+    class Reads:
+        def generation_prompt(self, kwargs):
+            return "assistant\n" + (f"effort: {kwargs['reasoning_effort']}" if "reasoning_effort" in kwargs else "")
+
+    r = {"effort": "max", "effort_kwarg": "reasoning_effort"}
+    assert effort_applied(Reads(), {"reasoning_effort": "max"}, r) is True
+    assert effort_applied(Reads(), {}, r) is None                           # nothing was passed
+    assert effort_applied(Reads(), {"reasoning_effort": "on"}, {"effort": "on", "effort_kwarg": "reasoning_effort"}) is None
+    assert effort_applied(object(), {"reasoning_effort": "max"}, r) is None  # a server: its template is not ours to render
+
+
 @pytest.mark.engine
 def test_effort_applied_is_read_off_the_real_template(tiny_cache, tmp_path, caplog) -> None:
     """The tiny model through transformers, once with a template that reads ``reasoning_effort`` and once

@@ -87,7 +87,7 @@ def hist_frame() -> pl.DataFrame:
             w = np.exp(-((lows + 0.025 - (0.7 - 0.06 * i - (0.05 if mode == "text" else 0))) ** 2) / 0.02)
             w = w / w.sum()
             rows += [{"model": model, "mode": mode, "judge": "qwen2_5_vl_72b", "bin_low": float(lo),
-                      "bin_high": float(lo + 0.05), "fraction": float(f)} for lo, f in zip(lows, w)]
+                      "bin_high": float(lo + 0.05), "fraction": float(f)} for lo, f in zip(lows, w, strict=True)]
     return pl.DataFrame(rows)
 
 
@@ -412,8 +412,8 @@ def test_heatmap_areas_land_on_their_cells_in_the_png() -> None:
     from matplotlib.colors import Normalize
 
     cells = pl.DataFrame([{"department": d, "intent": i, "score": s, "n_scored": 50}
-                          for d, row in zip(DEPTS[:3], ((0.05, 0.5, 0.95), (0.95, 0.05, 0.5), (0.5, 0.95, 0.05)))
-                          for i, s in zip(INTENTS[:3], row)])
+                          for d, row in zip(DEPTS[:3], ((0.05, 0.5, 0.95), (0.95, 0.05, 0.5), (0.5, 0.95, 0.05)), strict=True)
+                          for i, s in zip(INTENTS[:3], row, strict=True)])
     areas: list = []
     png = figures.heatmap_figure(cells, row="department", col="intent", areas=areas)
     img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)

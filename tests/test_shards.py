@@ -20,7 +20,7 @@ def test_shard_of_is_stable_and_partitions_the_cases() -> None:
         shard_spec({"shard": {"index": 3, "count": 3}})
 
 
-def test_merge_names_missing_shards_then_merges_them_in_single_run_order(tmp_path, judge_server) -> None:
+def test_merge_names_missing_shards_then_merges_them_in_single_run_order(tmp_path, judge_server) -> None:  # noqa: F811
     out = tmp_path / "out"
     base = [*served(out, judge_server.base_url)[1:], "data.limit=8"]
     for i in (0, 2):

@@ -46,12 +46,12 @@ def test_refused_prompt_becomes_an_error_completion(tmp_path, tiny_cache) -> Non
     r = subprocess.run([sys.executable, "-c", SCRIPT, str(tiny_cache)], capture_output=True, text=True,
                        timeout=300, cwd=tmp_path)
     assert r.returncode == 0, r.stderr[-3000:]
-    line = next(l for l in r.stdout.splitlines() if l.startswith("RESULT "))
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("RESULT "))
     short, long, constrained = json.loads(line[len("RESULT "):])
     assert short["error"] is None and short["text"] is not None and short["completion_tokens"] <= 8
     assert long["text"] is None and "256" in long["error"]  # names the context limit it broke
     assert constrained["error"] is None and isinstance(json.loads(constrained["text"])["met"], bool)
     # one refused prompt in a batch of 32: found by halving, not by sending the other 31 one by one
-    bisect = json.loads(next(l for l in r.stdout.splitlines() if l.startswith("BISECT "))[len("BISECT "):])
+    bisect = json.loads(next(ln for ln in r.stdout.splitlines() if ln.startswith("BISECT "))[len("BISECT "):])
     assert bisect["errors"] == [11]
     assert len(bisect["calls"]) <= 12 and sum(bisect["calls"]) <= 32 + 2 * 32, bisect

@@ -382,7 +382,7 @@ def real_photo_recall(detector: Any, real_dir: str | Path) -> dict[str, Any]:
     per_photo, n_ref, n_hit, n_found, n_decoded, n_any = [], 0, 0, 0, 0, 0
     classic = cv2.QRCodeDetector()
     n_classic_found = n_classic_decoded = 0
-    for (path, truth), bgr, boxes in zip(photos, bgrs, predicted):
+    for (path, truth), bgr, boxes in zip(photos, bgrs, predicted, strict=True):
         refs, texts = opencv_qr_boxes(bgr)
         qr_boxes = [(b.x0, b.y0, b.x1, b.y1) for b in boxes if b.category == "QR"]
         hits = sum(any(covers(p, r) for p in qr_boxes) for r in refs)

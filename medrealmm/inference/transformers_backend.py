@@ -320,7 +320,7 @@ class TransformersBackend:
             out = self.model.generate(**enc, **gen)
         prompt_tokens = enc["attention_mask"].sum(dim=1).tolist()
         return [self._completion(row[prompt_len:].tolist(), int(n), s)
-                for row, n in zip(out.cpu(), prompt_tokens)]
+                for row, n in zip(out.cpu(), prompt_tokens, strict=True)]
 
     def _completion(self, ids: list[int], prompt_tokens: int, s: Sampling) -> Completion:
         """Text, finish reason and token count of one generated row (EOS counts as a token, as in vLLM)."""
@@ -369,7 +369,7 @@ class TransformersBackend:
                                                else self.seed)
                     except Exception as e1:
                         outs.append(Completion(text=None, error=f"{type(e1).__name__}: {e1}"))
-            for p, o in zip(chunk, outs):
+            for p, o in zip(chunk, outs, strict=True):
                 results[p.index] = o
         return [r if r is not None else Completion(text=None, error="no result") for r in results]
 

@@ -23,9 +23,9 @@ from medrealmm.inference.prompts import image_identity, inline_images
 from medrealmm.judge.parse import parse_verdict
 from medrealmm.judge.prompts import VERDICT_SCHEMA, JudgePromptConfig, judge_messages
 from medrealmm.schema import Case, Criterion, ImageRef, stable_hash
+from medrealmm.store import Store
 
 UNPARSEABLE = "unparseable verdict"
-from medrealmm.store import Store
 
 log = logging.getLogger(__name__)
 

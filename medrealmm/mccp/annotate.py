@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from medrealmm.inference.ask import ask_batched
@@ -163,7 +163,10 @@ class Annotator:
         result = list(instances)
         for task in TASKS:
             labels = self.labels[task]
-            parse: Callable[[str | None], str | None] = lambda text, labels=labels: parse_label(text, labels)
+
+            def parse(text: str | None, labels: tuple[str, ...] = labels) -> str | None:
+                return parse_label(text, labels)
+
             items = [(stable_hash([inst.id, task, labels]), self.messages(inst, task)) for inst in result]
             outs = ask_batched(self.backend, items, parse=parse, sampling=self.sampling,
                                json_schema=label_schema(labels) if self.structured else None,

@@ -94,8 +94,8 @@ def _figure_links(links: Sequence[tuple[tuple[float, float, float, float], str, 
     """Links laid over an image by percentages, so they stay on their cells at any display width."""
     return "".join(
         f"<a href=\"{html.escape(href)}\" title=\"{html.escape(title)}\" aria-label=\"{html.escape(title)}\" "
-        f"style=\"left:{100 * l:.3f}%;top:{100 * t:.3f}%;width:{100 * w:.3f}%;height:{100 * h:.3f}%\"></a>"
-        for (l, t, w, h), href, title in links)
+        f"style=\"left:{100 * x:.3f}%;top:{100 * y:.3f}%;width:{100 * w:.3f}%;height:{100 * h:.3f}%\"></a>"
+        for (x, y, w, h), href, title in links)
 
 
 def _paragraphs_html(body: str) -> str:

@@ -156,7 +156,7 @@ def quad_pixels(box: Box) -> np.ndarray:
         return np.ones((box.y1 - box.y0, box.x1 - box.x0), dtype=bool)
     sign = 1.0 if cross[0] > 0 else -1.0
     inside = np.ones((box.y1 - box.y0, box.x1 - box.x0), dtype=bool)
-    for (px, py), (dx, dy) in zip(q, edges):
+    for (px, py), (dx, dy) in zip(q, edges, strict=True):
         norm = float(np.hypot(dx, dy))
         # signed distance to the edge's line, positive inside (y down: clockwise quads have cross > 0)
         dist = sign * (dx * (ys - py) - dy * (xs - px)) / norm

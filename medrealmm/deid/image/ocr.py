@@ -436,13 +436,13 @@ class OcrDetector:
     def detect_with_lines(self, images: Sequence[np.ndarray]) -> tuple[list[list[Box]], list[list[OcrLine]]]:
         pages, timings = self._read(images)
         out: list[list[Box]] = []
-        for lines, tm in zip(pages, timings):
+        for lines, tm in zip(pages, timings, strict=True):
             t0 = time.perf_counter()
             out.append(self.boxes_from_lines(lines))
             tm["ocr_rules"] = time.perf_counter() - t0
         self.last_timings = timings
         if log.isEnabledFor(logging.DEBUG):        # counts only: recognised text may be an identifier
-            for i, (lines, boxes) in enumerate(zip(pages, out)):
+            for i, (lines, boxes) in enumerate(zip(pages, out, strict=True)):
                 cats: dict[str, int] = {}
                 for b in boxes:
                     cats[b.category] = cats.get(b.category, 0) + 1
@@ -521,7 +521,7 @@ class OcrDetector:
         total_w = float(sum(widths)) or 1.0
         pages: list[list[OcrLine]] = [[] for _ in images]
         share = [0.0] * len(images)
-        for (i, j), (text, score, pos), w in zip(owners, texts, widths):
+        for (i, j), (text, score, pos), w in zip(owners, texts, widths, strict=True):
             share[i] += w / total_w
             if text.strip():
                 pages[i].append(OcrLine(pages_raw[i][0][j].astype(np.float64), text, score, pos, w))
@@ -562,7 +562,7 @@ class OcrDetector:
         if ask:
             res = self._cls([crops[j] for j in ask]).cls_res
             vote = 0.0
-            for j, (label, score) in zip(ask, res):
+            for j, (label, score) in zip(ask, res, strict=True):
                 upside = "180" in str(label)
                 if outlier[j]:
                     flip_line[j] = upside and float(score) >= 0.9
@@ -580,8 +580,8 @@ class OcrDetector:
         out: list[tuple[str, float, np.ndarray]] = [("", 0.0, np.zeros(0))] * len(crops)
         order = np.argsort([c.shape[1] for c in crops], kind="stable")
         batches = [order[b0:b0 + self.rec_batch] for b0 in range(0, len(order), self.rec_batch)]
-        for idx, res in zip(batches, self._map(lambda ix: self._rec_batch(crops, ix), batches)):
-            for i, r in zip(idx, res):
+        for idx, res in zip(batches, self._map(lambda ix: self._rec_batch(crops, ix), batches), strict=True):
+            for i, r in zip(idx, res, strict=True):
                 out[int(i)] = r
         return out
 
@@ -633,7 +633,7 @@ class OcrDetector:
             text = " ".join(parts)
             offsets = np.cumsum([0] + [len(p) + 1 for p in parts])
             for sp in self._spans(text):
-                for j, off, part in zip(chain, offsets, parts):
+                for j, off, part in zip(chain, offsets[:-1], parts, strict=True):
                     a, b = max(sp.start, off) - off, min(sp.end, off + len(part)) - off
                     if b > a:
                         t0, t1 = lines[j].span_fraction(a, b)

@@ -121,7 +121,7 @@ class ImagePipeline:
             timings.append({"load": time.perf_counter() - t0})
         found = self._detect(arrays, timings)
         results: list[ImageResult] = []
-        for i, (arr, info) in enumerate(zip(arrays, infos)):
+        for i, (arr, info) in enumerate(zip(arrays, infos, strict=True)):
             t0 = time.perf_counter()
             h, w = arr.shape[:2]
             masked, boxes = self.mask(arr, found[i])

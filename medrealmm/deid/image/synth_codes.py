@@ -98,7 +98,7 @@ def ean13_modules(digits: str) -> np.ndarray:
     elif digits[12] != ean13_check_digit(digits[:12]):
         raise ValueError(f"bad EAN-13 check digit in {digits!r}")
     bits = "101"
-    for d, p in zip(digits[1:7], _EAN_PARITY[int(digits[0])]):
+    for d, p in zip(digits[1:7], _EAN_PARITY[int(digits[0])], strict=True):
         left = _EAN_L[int(d)]
         bits += left if p == "L" else "".join("1" if c == "0" else "0" for c in left)[::-1]
     bits += "01010"
@@ -433,7 +433,7 @@ def _page_warp(rng: np.random.Generator, img: np.ndarray, objects: list[SynthObj
             out = cv2.warpPerspective(img, H, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                                       borderValue=tuple(float(v) for v in surface))
             return out, [_object(o.cls, o.symbology, o.payload, o.modules, o.module_px, c)
-                         for o, c in zip(objects, moved)]
+                         for o, c in zip(objects, moved, strict=True)]
     return img, objects
 
 

@@ -271,7 +271,7 @@ class YoloDetector:
             for start in range(0, len(images), step):
                 chunk = [_to_bgr(im) for im in images[start:start + step]]
                 results = self._model.predict(chunk, **self._predict_args())
-                for im, r in zip(chunk, results):
+                for im, r in zip(chunk, results, strict=True):
                     out.append(self._boxes(r, im.shape[1], im.shape[0]))
         return out
 
@@ -283,7 +283,7 @@ class YoloDetector:
         cls = b.cls.cpu().numpy().astype(int)
         conf = b.conf.cpu().numpy()
         boxes = []
-        for (x0, y0, x1, y1), c, p in zip(xyxy, cls, conf):
+        for (x0, y0, x1, y1), c, p in zip(xyxy, cls, conf, strict=True):
             category = self._class_map.get(int(c))
             if category is None:
                 continue
