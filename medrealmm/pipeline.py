@@ -25,7 +25,7 @@ from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
 from medrealmm.judge.prompts import JudgePromptConfig, run_judge_prompt_config
 from medrealmm import runrecord
 from medrealmm.manifest import build_manifest, write_json
-from medrealmm.schema import stable_hash
+from medrealmm.schema import Mode, stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
 from medrealmm.inference.reasoning import template_kwargs
 from medrealmm.store import Store, layout
@@ -154,8 +154,8 @@ def write_table(df: pl.DataFrame, path: Path) -> None:
 
 # --- generation -----------------------------------------------------------------------------------
 
-def model_modes(ctx: Context) -> list[str]:
-    modes = list(ctx.cfg["run"]["modes"])
+def model_modes(ctx: Context) -> list[Mode]:
+    modes: list[Mode] = list(ctx.cfg["run"]["modes"])
     bad = [m for m in modes if m not in ("multimodal", "text")]
     if bad:
         raise ValueError(f"run.modes: unknown mode(s) {bad}; use multimodal and/or text")
@@ -339,7 +339,7 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
     if verdicts is None:
         verdicts = stored_verdicts(ctx)
     sc = ctx.cfg["run"]["scoring"]
-    boot = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
+    boot: dict[str, Any] = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
     cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc["unscored_policy"])
     summary = summarize(cases, **boot)
     cut = ctx.truncated if ctx.truncated is not None else pl.DataFrame(schema=GENERATION_COLUMNS)

@@ -10,6 +10,7 @@ order a single-process run would have written them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 import json
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ def shard_fingerprints(out_dir: Path, count: int) -> dict[int, str | None]:
     return found
 
 
-def canonical_order(df: pl.DataFrame, cases: list[Case], modes: list[str], *, criteria: bool) -> pl.DataFrame:
+def canonical_order(df: pl.DataFrame, cases: list[Case], modes: Sequence[str], *, criteria: bool) -> pl.DataFrame:
     """Rows in single-run plan order: case (dataset order), mode, sample[, criterion (rubric order)]."""
     if df.is_empty():
         return df

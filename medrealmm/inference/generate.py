@@ -85,7 +85,7 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                     chat_template_kwargs: dict[str, Any], prompt: PromptConfig,
                     image_bytes: Callable[[ImageRef], bytes], online: bool = False, seed: int = 0,
                     precheck: Callable[[GenItem], str | None] | None = None,
-                    reasoning_cfg: dict[str, Any] | None = None, retry_truncated: int = 0) -> dict[str, int]:
+                    reasoning_cfg: dict[str, Any] | None = None, retry_truncated: int = 0) -> dict[str, Any]:
     """Fill the store with a reply for every item; returns counts for the run summary. ``precheck``
     names why the engine would refuse an item (e.g. too many images): such an item is recorded as
     failed without being sent, so it cannot fail its whole batch. A truncated reply (reasoning not

@@ -139,7 +139,7 @@ def _presence_penalty_processor(penalty: float, prompt_len: int):
             if gen.shape[1] == 0:
                 return scores
             seen = torch.zeros_like(scores, dtype=torch.bool).scatter_(1, gen, True)
-            return scores - penalty * seen.to(scores.dtype)
+            return scores - penalty * seen.to(scores.dtype)  # type: ignore[return-value]  # a FloatTensor
 
     return PresencePenalty()
 
@@ -202,7 +202,7 @@ class TransformersBackend:
             self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust_remote_code)
             self.model = AutoModelForCausalLM.from_pretrained(path, **load)
         if not on_cuda:
-            self.model.to(device)
+            self.model.to(device)  # type: ignore[arg-type]  # transformers' stub wraps .to oddly
         self.model.eval()
         self.tokenizer.padding_side = "left"  # decoder-only: new tokens must follow the prompt directly
 
@@ -317,10 +317,10 @@ class TransformersBackend:
                 [_presence_penalty_processor(s.presence_penalty, prompt_len)])
         torch.manual_seed(seed)
         with torch.inference_mode():
-            out = self.model.generate(**enc, **gen)
+            out = self.model.generate(**enc, **gen)  # type: ignore[misc]  # a tensor without return_dict_in_generate
         prompt_tokens = enc["attention_mask"].sum(dim=1).tolist()
         return [self._completion(row[prompt_len:].tolist(), int(n), s)
-                for row, n in zip(out.cpu(), prompt_tokens, strict=True)]
+                for row, n in zip(out.cpu(), prompt_tokens, strict=True)]  # type: ignore[union-attr]
 
     def _completion(self, ids: list[int], prompt_tokens: int, s: Sampling) -> Completion:
         """Text, finish reason and token count of one generated row (EOS counts as a token, as in vLLM)."""

@@ -111,7 +111,7 @@ class VLLMBackend:
 
     def _run(self, reqs: list[ChatRequest], desc: str) -> list[Completion]:
         kwargs = reqs[0].chat_template_kwargs or None
-        outs = self.llm.chat([r.messages for r in reqs], [self._params(r) for r in reqs],
+        outs = self.llm.chat([r.messages for r in reqs], [self._params(r) for r in reqs],  # type: ignore[arg-type]
                              use_tqdm=bool(desc), chat_template_kwargs=kwargs)
         result = []
         for o in outs:
@@ -150,8 +150,8 @@ class VLLMBackend:
         template = getattr(self.llm, "chat_template", None)
         if template:
             kwargs["chat_template"] = template
-        return tok.apply_chat_template([{"role": "user", "content": "你好"}], tokenize=False,
-                                       add_generation_prompt=True, **kwargs)
+        return str(tok.apply_chat_template([{"role": "user", "content": "你好"}], tokenize=False,
+                                           add_generation_prompt=True, **kwargs))
 
     def _bisect(self, reqs: list[ChatRequest], refused: tuple[type[BaseException], ...]) -> list[Completion]:
         """Run halves of a refused batch, recursively: k refused requests in a batch of n cost about

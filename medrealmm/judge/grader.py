@@ -116,7 +116,7 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
 def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size: int,
                 backend_factory: Callable[[], Backend], sampling_cfg: Any, prompt: JudgePromptConfig,
                 image_bytes: Callable[[ImageRef], bytes], max_retries: int, retry_temperature: float,
-                structured: bool, chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, int]:
+                structured: bool, chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, Any]:
     todo = set(store.missing(it.key for it in items))
     stats = {"planned": len(items), "cached": len(items) - len(todo), "requests": 0, "retries": 0,
              "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}

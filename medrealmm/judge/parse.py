@@ -74,7 +74,7 @@ def parse_verdict(text: str | None) -> ParsedVerdict | None:
     reply = reply or ""
     found = [v for obj in json_objects(reply) if (v := _verdict_of(obj)) is not None]
     if not found:
-        loose = {_truth(m.group(1)) for m in _LOOSE.finditer(reply)} - {None}
+        loose = {t for m in _LOOSE.finditer(reply) if (t := _truth(m.group(1))) is not None}
         return ParsedVerdict(loose.pop(), "") if len(loose) == 1 else None
     if len({v.met for v in found}) > 1:
         return None

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from medrealmm.inference.prompts import (DEFAULT_IMAGE_MARKER, HEALTHBENCH_IMAGE_MARKER, ImageUrl, image_part,
                                         PromptStyle, merge_text_parts, resolve_prompt_style, transcript)
-from medrealmm.schema import Case, Criterion, ImageRef
+from medrealmm.schema import Case, Criterion, ImageRef, Mode
 
 JUDGE_SYSTEM = (
     "你是一名严谨的临床医学评审专家，负责评估在线问诊中医生回复的质量。你会看到医患对话、"
@@ -84,7 +84,7 @@ def criterion_block(c: Criterion) -> str:
     return f"【评分标准】\n类型：{kind}\n分值：{c.weight}\n内容：{c.text}"
 
 
-def healthbench_conversation(case: Case, reply: str, mode: str, marker: str,
+def healthbench_conversation(case: Case, reply: str, mode: Mode, marker: str,
                              image_url: ImageUrl) -> list[dict[str, Any]]:
     """HealthBench's rendering: ``role: content`` blocks separated by a blank line, the case's own
     system message first if it has one, the reply as the last assistant turn."""
@@ -103,7 +103,7 @@ def healthbench_conversation(case: Case, reply: str, mode: str, marker: str,
 
 def healthbench_judge_messages(case: Case, reply: str, criterion: Criterion, cfg: JudgePromptConfig,
                                image_url: ImageUrl) -> list[dict[str, Any]]:
-    mode = "multimodal" if cfg.sees_images else "text"
+    mode: Mode = "multimodal" if cfg.sees_images else "text"
     shared = [{"type": "text", "text": "# Conversation\n"},
               *healthbench_conversation(case, reply, mode, cfg.image_marker, image_url),
               {"type": "text", "text": "\n\n"}]
@@ -117,7 +117,7 @@ def judge_messages(case: Case, reply: str, criterion: Criterion, cfg: JudgePromp
                    image_url: ImageUrl) -> list[dict[str, Any]]:
     if cfg.style == "healthbench":
         return healthbench_judge_messages(case, reply, criterion, cfg, image_url)
-    mode = "multimodal" if cfg.sees_images else "text"
+    mode: Mode = "multimodal" if cfg.sees_images else "text"
     shared = [{"type": "text", "text": "【医患对话】\n"},
               *transcript(case, mode, cfg.image_marker, image_url),
               {"type": "text", "text": f"\n\n【待评估的医生回复】\n{reply}\n\n"}]

@@ -6,6 +6,7 @@ how many cases were left out and why, and where the detailed tables are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -45,7 +46,7 @@ def markdown_table(df: pl.DataFrame, floats: int = 3) -> str:
 
 
 def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame, *,
-                  planned_replies: int, modes: list[str]) -> None:
+                  planned_replies: int, modes: Sequence[str]) -> None:
     cfg = ctx.cfg
     judge = cfg["judge"]
     unscored = verdicts.filter(pl.col("status") == "unscored").height

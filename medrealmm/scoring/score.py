@@ -193,10 +193,10 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
         points_earned=points_earned(w_scored, met_scored),
         points_possible=points_possible(denominator_w),
     )
-    dup = per_case.filter(pl.col("n_distinct") != pl.col("n_criteria"))
-    if dup.height:
-        r = dup.row(0, named=True)
-        raise ValueError(f"{dup.height} case(s) have duplicate criterion verdicts for one run, e.g. "
+    dups = per_case.filter(pl.col("n_distinct") != pl.col("n_criteria"))
+    if dups.height:
+        r = dups.row(0, named=True)
+        raise ValueError(f"{dups.height} case(s) have duplicate criterion verdicts for one run, e.g. "
                          f"case {r['case_id']!r} ({r['model']}/{r['mode']}/{r['judge']}/"
                          f"sample {r['sample']})")
     no_pos = per_case.filter(pl.col("n_pos") == 0)
