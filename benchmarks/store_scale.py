@@ -120,6 +120,14 @@ def count_files(root: Path) -> tuple[int, int]:
 # --- the measured process ------------------------------------------------------------------------------
 
 def rss_mb() -> float:
+    """This process's peak resident memory so far. ``VmHWM`` belongs to the process image (ru_maxrss
+    would also count the parent's memory at fork time, which Linux carries across exec)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
