@@ -10,9 +10,11 @@
 #SBATCH --time=7-00:00:00
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-[ -f "$HERE/site.sh" ] || HERE="${MEDREALMM_REPO:-${SLURM_SUBMIT_DIR:?}}/slurm"   # sbatch runs a copy
+[ -f "$HERE/site.sh" ] || HERE="${MEDREALMM_REPO:-${SLURM_SUBMIT_DIR:?sweep.sh: run it from the repository or set MEDREALMM_REPO}}/slurm"   # sbatch runs a copy
 source "$HERE/site.sh"
-eval "$MEDREALMM_SETUP"
+medrealmm_check_site || exit 2
+medrealmm_setup || exit 2
+[ $# -gt 0 ] || { echo "sweep.sh: give the sweep, e.g. slurm/sweep.sh model=lingshu_7b,medgemma_27b judge=qwen2_5_vl_72b" >&2; exit 2; }
 # One job per sweep point runs generation then judging, one engine at a time: it needs the GPUs of the larger
 # of its model and judge. The submitit launcher asks the same for every job, so the sweep asks for its
 # largest point (split a sweep by model size to save GPUs). Composing every point also checks its settings.
@@ -27,16 +29,38 @@ if echo "$PLAN" | grep -Eq '^MEDREALMM_PLAN_(GEN|JUDGE)_NODES=([2-9]|[1-9][0-9]+
     echo "sweep.sh: a sweep point needs more than one node (medrealmm plan); run it with slurm/multinode.sbatch" >&2
     exit 2
 fi
-NEED=$(echo "$PLAN" | sed -n -E 's/^MEDREALMM_PLAN_(GEN|JUDGE)_GPUS=//p' | sort -n | tail -1)
-export MEDREALMM_GPUS=${MEDREALMM_GPUS:-${NEED:-0}} MEDREALMM_CPUS MEDREALMM_PARTITION MEDREALMM_ACCOUNT
-echo "sweep.sh: $MEDREALMM_GPUS GPU(s) per job (the largest sweep point; MEDREALMM_GPUS overrides)"
+# GPUs per job: the largest of the plan's generation and judging counts; MEDREALMM_GEN_GPUS / JUDGE_GPUS override
+GEN=${MEDREALMM_GEN_GPUS:-$(echo "$PLAN" | sed -n -E 's/^MEDREALMM_PLAN_GEN_GPUS=//p' | sort -n | tail -1)}
+JUDGE=${MEDREALMM_JUDGE_GPUS:-$(echo "$PLAN" | sed -n -E 's/^MEDREALMM_PLAN_JUDGE_GPUS=//p' | sort -n | tail -1)}
+GPUS=$(( ${GEN:-0} > ${JUDGE:-0} ? ${GEN:-0} : ${JUDGE:-0} ))
+LAUNCH=(hydra/launcher=slurm "hydra.launcher.gpus_per_node=$GPUS")
+[ "$GPUS" -gt 0 ] || LAUNCH[1]="hydra.launcher.gpus_per_node=null"
+# MEDREALMM_EXTRA_SBATCH ("--constraint=h100 --exclusive") as the launcher's additional_parameters
+# shellcheck disable=SC2086
+for opt in $MEDREALMM_EXTRA_SBATCH; do
+    case "$opt" in
+        --*=*) key=${opt%%=*}; key=${key#--}; value=${opt#*=}
+               LAUNCH+=("++hydra.launcher.additional_parameters.${key//-/_}='${value//\'/\\\'}'") ;;
+        --*)   key=${opt#--}; LAUNCH+=("++hydra.launcher.additional_parameters.${key//-/_}=true") ;;
+        *) echo "sweep.sh: MEDREALMM_EXTRA_SBATCH takes --option=value or --flag items, got '$opt'" >&2; exit 2 ;;
+    esac
+done
+# the launcher config reads the site settings from the environment: export the ones that are set
+for name in "${MEDREALMM_SETTINGS[@]}"; do
+    var=MEDREALMM_$name
+    if [ -n "${!var}" ]; then export "${var?}"; else unset "$var"; fi
+done
+echo "sweep.sh: $GPUS GPU(s) per job (the largest sweep point; MEDREALMM_GEN_GPUS / MEDREALMM_JUDGE_GPUS override)"
+# the launcher settings every sweep job gets, resolved and checked (a bad MEDREALMM_* value stops here)
+python "$MEDREALMM_REPO/slurm/medrealmm_slurm.py" launcher "${LAUNCH[@]:1}" "$@" \
+    || { echo "sweep.sh: nothing submitted" >&2; exit 2; }
 if [ -n "${DRY_RUN:-}" ]; then
-    echo "+ medrealmm run -m hydra/launcher=slurm $*"
+    echo "+ medrealmm run -m ${LAUNCH[*]} $*"
     exit 0
 fi
 status=0
-medrealmm run -m hydra/launcher=slurm "$@" || status=$?   # failed points are reported; the rest still count
+medrealmm run -m "${LAUNCH[@]}" "$@" || status=$?   # failed points are reported; the rest still count
 KEEP=(); for a in "$@"; do case "$a" in data=*|data.*|paths.*|preset=*) KEEP+=("$a") ;; esac; done
-medrealmm leaderboard "${KEEP[@]}"
+medrealmm leaderboard "${KEEP[@]}" || status=$?
 medrealmm report "${KEEP[@]}" || status=$?
 exit $status

@@ -23,13 +23,19 @@ CLUSTER = ROOT / "slurm" / "local" / "cluster.sh"
 SMOKE = ["preset=smoke", "data.limit=6"]
 
 
+def needs_local_slurm() -> None:
+    """Skip (with the reason) where the local cluster cannot run: Slurm, munge or iproute2 missing, or not root."""
+    missing = [b for b in ("slurmctld", "slurmd", "munged", "sbatch", "nsenter", "ip") if shutil.which(b) is None]
+    if missing:
+        pytest.skip(f"Slurm is not installed here ({', '.join(missing)} missing); .ci/run installs slurm-wlm, "
+                    "munge and iproute2")
+    if os.geteuid() != 0:
+        pytest.skip("the local Slurm cluster needs root (network namespaces, daemons)")
+
+
 @pytest.fixture(scope="session")
 def slurm(tmp_path_factory):
-    missing = [b for b in ("slurmctld", "slurmd", "munged", "sbatch", "nsenter") if shutil.which(b) is None]
-    if missing:
-        pytest.skip(f"Slurm is not installed here ({', '.join(missing)} missing); .ci/run installs slurm-wlm")
-    if os.geteuid() != 0:
-        pytest.skip("the local Slurm cluster needs root (network namespace, daemons)")
+    needs_local_slurm()
     state = tmp_path_factory.mktemp("slurm")
     subprocess.run(["bash", str(CLUSTER), "start", str(state)], check=True, timeout=120)
     yield Cluster(state)
@@ -37,11 +43,11 @@ def slurm(tmp_path_factory):
 
 
 class Cluster:
-    def __init__(self, state: Path):
+    def __init__(self, state: Path, **env: str):
         self.state = state
         self.env = {**os.environ, "MEDREALMM_CPUS": "1", "MEDREALMM_GEN_GPUS": "0", "MEDREALMM_JUDGE_GPUS": "0",
-                    "MEDREALMM_TIME": "00:30:00", "MEDREALMM_SETUP": f"source {ROOT}/.venv/bin/activate",
-                    "MEDREALMM_LOGS": str(state / "logs"), "MEDREALMM_REPO": str(ROOT)}
+                    "MEDREALMM_TIME_MIN": "30", "MEDREALMM_SETUP": f"source {ROOT}/.venv/bin/activate",
+                    "MEDREALMM_LOGS": str(state / "logs"), "MEDREALMM_REPO": str(ROOT), **env}
 
     def run(self, *cmd: str, cwd: Path, timeout: int = 900, check: bool = True) -> subprocess.CompletedProcess:
         r = subprocess.run(["bash", str(CLUSTER), "exec", str(self.state), *cmd], cwd=cwd, env=self.env,
@@ -52,7 +58,7 @@ class Cluster:
 
     def queue(self, cwd: Path) -> list[str]:
         out = self.run("squeue", "-h", "-o", "%i %T %j", cwd=cwd).stdout
-        return [l for l in out.splitlines() if l.strip()]
+        return [line for line in out.splitlines() if line.strip()]
 
     def wait_idle(self, cwd: Path, timeout: float = 900) -> None:
         t0 = time.time()
@@ -159,3 +165,45 @@ def test_preemption_signal_requeues_the_task_which_resumes(slurm, single, tmp_pa
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
     assert latest(folder) is not None, slurm.logs()
     assert_same_tables(single, read_tables(latest(folder).path))
+
+
+def test_a_served_judge_judges_the_array_like_the_in_process_judge(slurm, single, tmp_path, tiny_cache) -> None:
+    """slurm/judge_server.sbatch serves the smoke judge (config tiny_vl) with vLLM's OpenAI-compatible server on
+    the node's address; submit.sh --judge-url-file makes the judging tasks wait for its URL and judge through it
+    (structured outputs, greedy): the tables equal in-process judging; the server job is cancelled at the end."""
+    url_file = tmp_path / "judge.url"
+    server = slurm.run("sbatch", "--parsable", f"--output={tmp_path}/server.out", str(ROOT / "slurm" / "judge_server.sbatch"),
+                       "--url-file", str(url_file), "--port", "8011", "tiny_vl", f"paths.cache={tiny_cache}",
+                       cwd=tmp_path).stdout.strip()
+    try:
+        out = tmp_path / "out"
+        r = slurm.run("bash", str(ROOT / "slurm" / "submit.sh"), "--judge-url-file", str(url_file), "2", *SMOKE,
+                      f"paths.outputs={out}", f"paths.cache={tiny_cache}", cwd=tmp_path)
+        assert "generation 0, judging 0" in r.stdout   # the judging task asks for no GPU: the server has the judge
+        t0 = time.time()
+        while [line for line in slurm.queue(tmp_path) if not line.startswith(server + " ")]:
+            assert time.time() - t0 < 900, slurm.queue(tmp_path)
+            time.sleep(1)
+        assert url_file.read_text().strip() == "http://127.0.0.1:8011/v1"
+        judge_job = r.stdout.split("judge job ")[1].split(")")[0]
+        logs = list((slurm.state / "logs").glob(f"medrealmm-judge-{judge_job}_*.out"))
+        assert len(logs) == 2
+        for log in logs:
+            assert "judging through http://127.0.0.1:8011/v1" in log.read_text(), log.read_text()[-2000:]
+        folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
+        assert latest(folder) is not None, slurm.logs() + (tmp_path / "server.out").read_text()[-3000:]
+        served = read_tables(latest(folder).path)
+        assert served["verdicts"]["judge_spec"].n_unique() == 1
+        assert served["verdicts"]["judge_spec"][0] != single["verdicts"]["judge_spec"][0]   # the served judge's spec
+        in_process = dict(single)
+        for t in (in_process, served):   # the verdict keys name the backend (vLLM in-process vs a server)
+            t["verdicts"] = t["verdicts"].drop("key", "judge_spec")
+        assert_same_tables(in_process, served)
+        assert served["verdicts"]["status"].to_list().count("scored") == served["verdicts"].height
+    finally:
+        slurm.run("scancel", server, cwd=tmp_path, check=False)
+    t0 = time.time()
+    while any(line.startswith(server + " ") for line in slurm.queue(tmp_path)) and time.time() - t0 < 60:
+        time.sleep(0.5)
+    assert not any(line.startswith(server + " ") for line in slurm.queue(tmp_path)), "the server job did not stop"
+    assert not url_file.exists()   # a URL file names a live server only

@@ -23,6 +23,8 @@ OPERATIONAL_KEYS = frozenset({
     "gpu_memory_utilization", "kv_cache_gib", "in_process", "max_num_seqs", "enforce_eager",
     "api_key", "api_key_env", "base_url", "name", "max_unscored_share", "retry_temperature",
     "retry_budget_s", "check_timeout_s", "check_model", "params_b", "weight_bytes", "log_level",
+    # where the engine's processes run (slurm/multinode.sbatch): a requeued job on other nodes keeps its results
+    "distributed_executor_backend", "nnodes", "node_rank", "master_addr", "master_port",
 })
 
 
