@@ -17,8 +17,8 @@ def test_put_and_reload(tmp_path) -> None:
     s.put_many([rec("b"), rec("c")])  # b already there: not written twice
     fresh = Store(tmp_path, "v/x")
     assert len(fresh) == 3 and fresh.get("c")["value"] == "C"
-    lines = [l for f in (tmp_path / "v/x").glob("*.jsonl") for l in f.read_text().splitlines()]
-    assert sorted(json.loads(l)["key"] for l in lines) == ["a", "b", "c"]
+    lines = [ln for f in (tmp_path / "v/x").glob("*.jsonl") for ln in f.read_text().splitlines()]
+    assert sorted(json.loads(ln)["key"] for ln in lines) == ["a", "b", "c"]
 
 
 def test_leftover_tmp_from_a_killed_writer_is_ignored_and_cleaned_when_stale(tmp_path) -> None:

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from medrealmm.schema import stable_hash
 from medrealmm.store import Store, maintain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -19,7 +19,7 @@ import logging
 import os
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,9 +66,9 @@ class Index:
         base = fno << 32
         locs, errors, flags = self.locs, self.errors, data.flags
         if new or (locs.keys().isdisjoint(keys) and len(set(keys)) == len(keys)):   # the usual case: all new
-            locs.update(zip(keys, range(base, base + len(keys))))
+            locs.update(zip(keys, range(base, base + len(keys)), strict=True))
             if "e" in flags:
-                errors.update(k for k, f in zip(keys, flags) if f == "e")
+                errors.update(k for k, f in zip(keys, flags, strict=True) if f == "e")
             return
         for i, k in enumerate(keys):
             self._add(k, base | i, flags[i] == "e")
@@ -246,7 +246,7 @@ class Store:
             whole = len(buf) == data.size and zlib.crc32(buf) == data.file_crc
             if whole and not parse:
                 return
-            lines = ((j, buf[s:e]) for j, (s, e) in enumerate(spans))
+            lines: Iterator[tuple[int, bytes]] = ((j, buf[s:e]) for j, (s, e) in enumerate(spans))
         else:
             lines = files.read_spans(data.path, spans)
         crc32, crcs = zlib.crc32, data.crcs

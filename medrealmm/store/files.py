@@ -132,7 +132,7 @@ def _key_reader() -> Callable[[bytes], tuple[str, bool] | None]:
     try:
         import msgspec
     except ImportError:  # pragma: no cover
-        msgspec = None
+        msgspec = None  # type: ignore[assignment]
 
     def slow(line: bytes) -> tuple[str, bool] | None:
         rec = decode(line)
@@ -277,7 +277,7 @@ def read_index(path: Path, data_bytes: int) -> tuple[list[str], DataFile] | None
         return None
     nexts = starts[1:]
     nexts.append(data_bytes)
-    if starts[-1] >= data_bytes or any(b <= a for a, b in zip(starts, nexts)):
+    if starts[-1] >= data_bytes or any(b <= a for a, b in zip(starts, nexts, strict=True)):
         return None
     ends = array("q", map(sub, nexts, repeat(1)))           # each line's newline is not part of its record
     return keys, DataFile(path.with_suffix(DATA), data_bytes, True, starts, ends, crcs, flags, whole)

@@ -318,7 +318,7 @@ class References:
         if not keys:
             return set()
         hit = np.isin(_key_ids(keys), self.ids)
-        return {k for k, h in zip(keys, hit) if h}
+        return {k for k, h in zip(keys, hit, strict=True) if h}
 
 
 def _runs_root(outputs: Path) -> Path:
@@ -370,8 +370,8 @@ def _to_drop(index: Index, kept: set[str], old: set[int]) -> list[Path]:
         if f in old and k not in kept:
             dirty.add(f)
     for i in old:
-        f = index.files[i]
-        if f.damaged or f.records != winners.get(i, 0):
+        data = index.files[i]
+        if data.damaged or data.records != winners.get(i, 0):
             dirty.add(i)
     return [index.files[i].path for i in sorted(dirty)]
 
@@ -446,7 +446,7 @@ def migrate_judge(folder: Path, owner: dict[str, str], *, segment_bytes: int, dr
         if part not in present:
             present[part] = folder_index(folder / part) if (folder / part).is_dir() else Index()
         loc = present[part].locs.get(key)
-        if loc is not None and (key not in present[part].errors or rec.get("error")):
+        if loc is not None and (key not in present[part].errors or (rec or {}).get("error")):
             return DROP
         if part not in writers:
             if not dry_run:
