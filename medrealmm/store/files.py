@@ -1,8 +1,8 @@
 """The store's files: JSONL data files, their index sidecars, atomic writes and ranged reads.
 
 A data file ``<stem>.jsonl`` holds one JSON record per line and is never changed once it has its
-name: it is written as ``<stem>.<id>.tmp``, flushed to disk and renamed (atomic on POSIX, NFS and
-Lustre alike). Its index ``<stem>.idx`` lists every record's key, byte offset, CRC-32 and whether
+name: it is written as ``<stem>.<id>.tmp`` and renamed (atomic on POSIX, NFS and Lustre alike), then
+flushed to disk in the background (:class:`Syncer`; compacted files are flushed before they are named). Its index ``<stem>.idx`` lists every record's key, byte offset, CRC-32 and whether
 it is an engine error, column by column (a reader splits each column in one call), so a reader learns
 what a file holds without reading it and then reads only the lines it needs. The index is renamed
 into place *before* the data file: an index without its data file is the leftover of a killed writer
@@ -25,9 +25,9 @@ import time
 import zlib
 from array import array
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from operator import add, sub
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ INDEX_VERSION = 1
 STALE_TMP_SECONDS = 6 * 3600  # a file still unrenamed after this long was left by a killed writer
 MAX_SPAN = 8 << 20            # ranged reads coalesce neighbouring lines up to this many bytes
 MAX_GAP = 64 << 10            # ... across gaps of at most this many bytes
-MAX_WHOLE = 64 << 20          # a file most of whose records are wanted is read whole (and CRC-checked once) up to this
+MAX_WHOLE = 64 << 20          # a file a reader wants most of is read whole (one CRC check) up to this size
 NL = b"\n"
 
 
