@@ -8,7 +8,8 @@ Rule and agent detectors produce spans independently; :func:`merge_spans` combin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import logging
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 CATEGORIES: tuple[str, ...] = ("NAME", "ID", "PHONE", "EMAIL", "URL", "ORDER_ID", "MRN", "DATE", "HOSPITAL",
@@ -88,3 +89,16 @@ def apply_placeholders(text: str, spans: Iterable[Span]) -> str:
         pos = s.end
     parts.append(text[pos:])
     return "".join(parts)
+
+
+def detect_each(find: Callable[[str], list[Span]], texts: Sequence[str], who: str,
+                logger: logging.Logger) -> list[list[Span]]:
+    """One list of spans per text, in order; at DEBUG the counts per category (never any text)."""
+    result = [find(t) for t in texts]
+    if logger.isEnabledFor(logging.DEBUG):
+        counts: dict[str, int] = {}
+        for spans in result:
+            for s in spans:
+                counts[s.category] = counts.get(s.category, 0) + 1
+        logger.debug("%s: %d texts, %d spans %s", who, len(texts), sum(counts.values()), dict(sorted(counts.items())))
+    return result

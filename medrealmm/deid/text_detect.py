@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from medrealmm.deid.spans import Span, merge_spans
+from medrealmm.deid.spans import Span, detect_each, merge_spans
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import RuleDetector, normalize
 
@@ -53,15 +53,7 @@ class TextDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[Span]]:
         """One list of spans per text, in order (counts only are logged, never text)."""
-        result = [self.find(t) for t in texts]
-        if log.isEnabledFor(logging.DEBUG):
-            counts: dict[str, int] = {}
-            for spans in result:
-                for s in spans:
-                    counts[s.category] = counts.get(s.category, 0) + 1
-            log.debug("text detector: %d texts, %d spans %s", len(texts), sum(counts.values()),
-                      dict(sorted(counts.items())))
-        return result
+        return detect_each(self.find, texts, "text detector", log)
 
     @staticmethod
     def _drop_staff_names(text: str, spans: list[Span]) -> list[Span]:

@@ -46,7 +46,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
+from medrealmm.deid.spans import CATEGORIES, Span, detect_each, merge_spans
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_WORDS, COMPOUND_SURNAMES,
                                           MAJOR_CITIES, PERSON_VERBS, STOP_CHARS, STRONG_NEXT, SURNAMES)
 
@@ -765,14 +765,7 @@ class RuleDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[Span]]:
         """One list of spans per text, in order."""
-        result = [self.find(t) for t in texts]
-        if log.isEnabledFor(logging.DEBUG):
-            counts: dict[str, int] = {}
-            for spans in result:
-                for s in spans:
-                    counts[s.category] = counts.get(s.category, 0) + 1
-            log.debug("rules: %d texts, %d spans %s", len(texts), sum(counts.values()), dict(sorted(counts.items())))
-        return result
+        return detect_each(self.find, texts, "rules", log)
 
 
 _DEFAULT = RuleDetector()

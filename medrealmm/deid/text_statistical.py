@@ -32,7 +32,7 @@ import re
 from collections.abc import Collection, Sequence
 from typing import Any, NamedTuple
 
-from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
+from medrealmm.deid.spans import CATEGORIES, Span, detect_each, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
                                           COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
@@ -522,11 +522,4 @@ class StatisticalDetector:
 
     def detect(self, texts: Sequence[str]) -> list[list[Span]]:
         """One list of spans per text, in order."""
-        result = [self.find(t) for t in texts]
-        if log.isEnabledFor(logging.DEBUG):
-            counts: dict[str, int] = {}
-            for spans in result:
-                for s in spans:
-                    counts[s.category] = counts.get(s.category, 0) + 1
-            log.debug("stat: %d texts, %d spans %s", len(texts), sum(counts.values()), dict(sorted(counts.items())))
-        return result
+        return detect_each(self.find, texts, "stat", log)
