@@ -92,7 +92,7 @@ def main() -> None:
     env = {**os.environ, "MEDREALMM_CPUS": "1", "MEDREALMM_TIME_MIN": "60", "MEDREALMM_GPUS_PER_NODE": "1",
            "MEDREALMM_SETUP": f"source {ROOT}/.venv/bin/activate", "MEDREALMM_REPO": str(ROOT),
            "MEDREALMM_MULTINODE_LAUNCHER": "mp", "HF_HUB_OFFLINE": "1"}
-    venv = f"source {ROOT}/.venv/bin/activate"
+    venv = f"export PATH={ROOT}/.venv/bin:$PATH"   # sbatch --wrap runs /bin/sh
     subprocess.run(["bash", str(CLUSTER), "start", str(state), "--nodes", "2"], check=True)
     rows = []
     try:

@@ -104,9 +104,14 @@ medrealmm_check_config() {
 # The GPUs and nodes the composed config needs (medrealmm plan): sets MEDREALMM_PLAN_{GEN,JUDGE}_{GPUS,NODES},
 # or prints why the config does not compose or fit and returns 2. Composing also checks every setting.
 medrealmm_plan() {
-    local out
-    if ! out=$(medrealmm_setup >/dev/null 2>&1; medrealmm plan cluster.format=shell \
-            "cluster.gpus_per_node=$MEDREALMM_GPUS_PER_NODE" "cluster.gpu_mem_gib=$MEDREALMM_GPU_MEM_GIB" "$@"); then
+    local out status=0
+    out=$(medrealmm_setup >/dev/null || exit 3
+          medrealmm plan cluster.format=shell "cluster.gpus_per_node=$MEDREALMM_GPUS_PER_NODE" \
+              "cluster.gpu_mem_gib=$MEDREALMM_GPU_MEM_GIB" "$@") || status=$?
+    if [ "$status" = 3 ]; then
+        echo "medrealmm: the environment (MEDREALMM_SETUP above) does not work here; nothing submitted" >&2
+        return 2
+    elif [ "$status" != 0 ]; then
         echo "medrealmm: the configuration above does not compose or does not fit the nodes; nothing submitted" >&2
         return 2
     fi

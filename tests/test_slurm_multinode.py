@@ -81,6 +81,14 @@ def test_ray_forms_over_both_nodes_and_its_workers_get_the_job_environment(slurm
         assert f["env"]["VLLM_HOST_IP"] == f["node_ip"]
 
 
+def test_the_mp_launcher_check_runs_on_every_node(slurm2, tmp_path) -> None:
+    log = submit(slurm2, tmp_path, "--check", *SMOKE, launcher="mp")
+    facts = sorted((json.loads(line) for line in log.splitlines() if line.startswith("{")), key=lambda f: f["node"])
+    assert [f["node"] for f in facts] == ["node1", "node2"], log[-3000:]
+    assert [f["env"]["VLLM_HOST_IP"] for f in facts] == ["10.77.0.1", "10.77.0.2"]
+    assert all(f["python"] == str(ROOT / ".venv" / "bin" / "python") for f in facts)
+
+
 def test_pipeline_parallel_over_two_nodes_equals_the_same_layout_on_one(slurm2, tmp_path, tiny_cache,
                                                                        monkeypatch) -> None:
     t0 = time.time()

@@ -29,7 +29,8 @@ def test_multinode_dry_run_starts_ray_and_sets_tp_and_pp() -> None:
     out = dry(str(SLURM / "multinode.sbatch"), "model=kimi_k2_5", "judge=qwen2_5_vl_72b",
               SLURM_JOB_NODELIST="gpu01,gpu02,gpu03", SLURM_JOB_NUM_NODES="3", SLURM_GPUS_ON_NODE="8")
     assert "3 nodes (gpu01 gpu02 gpu03), head gpu01" in out and "tensor parallel 8 x pipeline parallel 3" in out
-    assert "-w gpu01 --export=ALL,VLLM_HOST_IP=gpu01 ray start --block" in out and "--head --node-ip-address=gpu01 --port=6379" in out
+    assert "-w gpu01 --export=ALL,VLLM_HOST_IP=gpu01 ray start --block" in out
+    assert "--head --include-dashboard=false --node-ip-address=gpu01 --port=6379" in out
     assert "-w gpu02 --export=ALL,VLLM_HOST_IP=gpu02 ray start" in out and "--address=gpu01:6379 --node-ip-address=gpu02" in out
     assert "-w gpu03" in out and "ray-check --address gpu01:6379 --nodes 3" in out   # waits for every node
     assert ("medrealmm run model=kimi_k2_5 judge=qwen2_5_vl_72b model.engine.tensor_parallel_size=8 "
@@ -239,3 +240,13 @@ def test_sweep_dry_run_resolves_the_launcher_from_the_site_settings() -> None:
 def test_local_cluster_script_refuses_bad_arguments(args, message) -> None:
     r = subprocess.run(["bash", str(SLURM / "local" / "cluster.sh"), *args], capture_output=True, text=True)
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("script", [["submit.sh", "2", "model=lingshu_7b"], ["sweep.sh", "model=lingshu_7b"],
+                                    ["multinode.sbatch", "model=kimi_k2_5"], ["judge_server.sbatch", "tiny_text"]])
+def test_every_script_says_when_the_job_environment_does_not_work(script) -> None:
+    r = subprocess.run(["bash", str(SLURM / script[0]), *script[1:]], capture_output=True, text=True,
+                       env={**os.environ, "DRY_RUN": "1", "MEDREALMM_LOGS": "/tmp/medrealmm-logs",
+                            "MEDREALMM_SETUP": "source /nonexistent/venv/bin/activate"})
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "MEDREALMM_SETUP failed" in r.stderr and "source /nonexistent/venv/bin/activate" in r.stderr
