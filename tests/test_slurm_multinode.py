@@ -26,7 +26,7 @@ from tests.conftest import ROOT, cli, read_tables, run_dir
 from tests.test_slurm import CLUSTER, Cluster, assert_same_tables, latest, needs_local_slurm
 
 pytestmark = pytest.mark.slurm
-SMOKE = ["preset=smoke", "data.limit=3"]
+SMOKE = ["preset=smoke", "data.limit=2"]
 # the layout multinode.sbatch gives the model on two CPU nodes, minus where its processes run (not in result keys)
 PP2 = ["model.engine.pipeline_parallel_size=2", "backend.cpu.in_process=false", "backend.cpu.enforce_eager=false",
        "++backend.cpu.compilation_config={mode:2,backend:eager}"]
