@@ -229,5 +229,8 @@ def render_workload(loads: list[Workload], plans: list[RolePlan], cfg: dict[str,
     shards = max(1, math.ceil(wall / target)) if target > 0 else 1
     lines.append(f"  shards: {shards} (each task <= {target:g} h by this estimate; cluster.shard_hours)")
     cmd = " ".join(o for o in overrides if not o.startswith("cluster."))
-    lines.append(f"  submit: slurm/submit.sh {shards} {cmd}".rstrip())
+    if shards >= 2:
+        lines.append(f"  submit: slurm/submit.sh {shards} {cmd}".rstrip())
+    else:   # submit.sh runs arrays of two or more shards
+        lines.append(f"  submit: slurm/submit.sh 2 {cmd}".rstrip() + f"   (the smallest array; or one job: medrealmm run {cmd})")
     return "\n".join(lines)
