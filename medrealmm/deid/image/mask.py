@@ -108,16 +108,7 @@ def mask_boxes(image: np.ndarray, boxes: Iterable[Box], color: tuple[int, int, i
     """
     out = np.array(image, copy=True)
     h, w = out.shape[:2]
-    fill = color if out.ndim == 3 else color[0]
-    for box in boxes:
-        b = box.clip(w, h)
-        if b is None:
-            continue
-        if b.quad is None:
-            out[b.y0:b.y1, b.x0:b.x1] = fill
-        else:
-            inside = quad_pixels(b)
-            out[b.y0:b.y1, b.x0:b.x1][inside] = fill
+    out[coverage(boxes, w, h)] = color if out.ndim == 3 else color[0]
     return out
 
 
