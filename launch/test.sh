@@ -8,5 +8,5 @@ cd "$ROOT"
 # lint and types first (seconds; settings in pyproject.toml): ruff everywhere, mypy on the core
 "$ROOT/.venv/bin/ruff" check medrealmm tests benchmarks launch slurm
 "$ROOT/.venv/bin/mypy" medrealmm/schema.py medrealmm/store medrealmm/scoring medrealmm/judge medrealmm/inference \
-    medrealmm/pipeline.py
+    medrealmm/pipeline.py medrealmm/common/llm_json.py medrealmm/common/tables.py
 exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

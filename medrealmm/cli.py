@@ -76,7 +76,7 @@ def execute(command: str, cfg_node) -> None:
     from medrealmm.plan import PlanError
     from medrealmm.deid.stage import DeidFailed
     from medrealmm.pipeline import RunFailed, run_stages
-    from medrealmm.report.fonts import NoCJKFont
+    from medrealmm.common.fonts import NoCJKFont
     from medrealmm.report.runs import RunsNotFound
     from medrealmm.rubric.build import RubricFailed
     from medrealmm.schema import CaseError
@@ -129,7 +129,7 @@ def execute(command: str, cfg_node) -> None:
         if command == "runs":
             from pathlib import Path
 
-            from medrealmm.report.summary import markdown_table
+            from medrealmm.common.tables import markdown_table
             from medrealmm.runrecord import runs_table
 
             root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]

@@ -117,7 +117,7 @@ def check_hub(timeout: float = 3.0) -> list[Check]:
 
 
 def check_font() -> Check:
-    from medrealmm.report.fonts import PROBE, NoCJKFont, bundled_font, cjk_font
+    from medrealmm.common.fonts import PROBE, NoCJKFont, bundled_font, cjk_font
 
     try:
         family = cjk_font()

@@ -186,7 +186,7 @@ def test_remote_code_models_download_only_at_a_pinned_revision() -> None:
 
 def test_csv_cells_are_spreadsheet_safe_and_markdown_is_inert(tmp_path) -> None:
     from medrealmm.csvsafe import safe_cell, unsafe_cell, write_csv
-    from medrealmm.report.summary import markdown_table
+    from medrealmm.common.tables import markdown_table
 
     df = pl.DataFrame({"department": ["=HYPERLINK(\"http://x\")", "+1+cmd", "@SUM(A1)", "-2+3", "皮肤科"],
                        "score": [-0.5, 0.1, 0.2, 0.3, 0.4], "n": ["-5", "3", "x", "-0.25", "1"]})

@@ -24,7 +24,7 @@ SECRETS = (NAME, ID, PHONE, HOSPITAL, "report_王建国.jpg")
 
 
 def cjk_font(size: int) -> ImageFont.FreeTypeFont:
-    from medrealmm.report.fonts import bundled_font
+    from medrealmm.common.fonts import bundled_font
 
     path = bundled_font()
     assert path is not None, "the bundled CJK font (pylopdf-fonts-zh-cn) is not installed"

@@ -22,7 +22,7 @@ import pytest
 from PIL import Image
 
 from medrealmm.report import figures
-from medrealmm.report.fonts import PROBE, NoCJKFont, cjk_font, covers
+from medrealmm.common.fonts import PROBE, NoCJKFont, cjk_font, covers
 
 DEPTS = ["皮肤科", "心血管内科", "儿科", "妇产科（产科）", "消化内科"]
 INTENTS = ["诊断", "用药咨询", "检查解读"]
@@ -175,7 +175,7 @@ def open_png(png: bytes) -> Image.Image:
 
 
 def test_importing_fonts_does_not_import_matplotlib():
-    code = "import sys, medrealmm.report.fonts; assert 'matplotlib' not in sys.modules, 'imported'"
+    code = "import sys, medrealmm.common.fonts; assert 'matplotlib' not in sys.modules, 'imported'"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 
 
@@ -189,7 +189,7 @@ def test_cjk_font_covers_the_chinese_labels(font):
 def test_default_font_is_the_bundled_file():
     from matplotlib import font_manager
 
-    from medrealmm.report.fonts import bundled_font
+    from medrealmm.common.fonts import bundled_font
 
     path = bundled_font()
     assert path is not None and path.name == "NotoSansSC-Regular.otf"
@@ -208,7 +208,7 @@ from matplotlib import font_manager
 cache = Path(matplotlib.get_cachedir()) / f"fontlist-v{font_manager.FontManager.__version__}.json"
 data = json.loads(cache.read_text())
 assert data["ttflist"] and not [e for e in data["ttflist"] if Path(e["fname"]).is_absolute()], "system fonts in the cache"
-from medrealmm.report.fonts import cjk_font
+from medrealmm.common.fonts import cjk_font
 from medrealmm.report import figures
 import polars as pl
 records = []

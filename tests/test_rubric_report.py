@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from medrealmm.mccp.instances import Instance
-from medrealmm.report.fonts import NoCJKFont, cjk_font
+from medrealmm.common.fonts import NoCJKFont, cjk_font
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.rubric.report import rubric_tables, write_rubric_report
 from medrealmm.schema import Criterion

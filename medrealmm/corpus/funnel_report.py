@@ -16,8 +16,8 @@ import numpy as np
 import polars as pl
 
 from medrealmm.corpus.funnel import FunnelResult
-from medrealmm.report.figures import figure_style, label_inches, new_figure, render_png
-from medrealmm.report.fonts import NoCJKFont
+from medrealmm.common.plotting import figure_style, label_inches, new_figure, render_png
+from medrealmm.common.fonts import NoCJKFont
 from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)

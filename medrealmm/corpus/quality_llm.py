@@ -22,7 +22,7 @@ from medrealmm.corpus.schema import Consultation
 from medrealmm.inference.ask import ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import _truth, json_objects
+from medrealmm.common.llm_json import json_objects, truth
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ def parse_quality(text: str | None) -> tuple[bool, str] | None:
         return None
     reply, _ = split_reasoning(text)
     for obj in reversed(list(json_objects(reply or ""))):
-        keep = _truth(obj.get("keep"))
+        keep = truth(obj.get("keep"))
         reason = str(obj.get("reason") or "").strip()
         if keep is None:
             continue

@@ -32,7 +32,7 @@ from medrealmm.deid.text_rules import RuleDetector, generic_hospital_phrase, loo
 from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, Outcome, ask_batched  # noqa: F401 (re-exported)
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import json_values
+from medrealmm.common.llm_json import json_values
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)

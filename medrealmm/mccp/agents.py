@@ -22,7 +22,7 @@ from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, Outcome, ask_batc
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.prompts import data_url
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import _truth, json_objects
+from medrealmm.common.llm_json import json_objects, truth
 from medrealmm.mccp.select import AgentScore
 from medrealmm.schema import stable_hash
 
@@ -105,7 +105,7 @@ def _score_of(value: Any) -> float | None:
 
 
 def _agent_score_of(obj: dict) -> AgentScore | None:
-    label = _truth(obj.get("label"))
+    label = truth(obj.get("label"))
     score = _score_of(obj.get("score"))
     if label is None or score is None:
         return None

@@ -24,7 +24,7 @@ from typing import Any
 from medrealmm.inference.ask import ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import json_objects
+from medrealmm.common.llm_json import json_objects
 from medrealmm.mccp.instances import Instance
 from medrealmm.schema import stable_hash
 

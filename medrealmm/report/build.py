@@ -425,7 +425,7 @@ def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[st
 
     font = rep.get("font")
     if rep.get("figures", True):
-        from medrealmm.report.fonts import cjk_font
+        from medrealmm.common.fonts import cjk_font
 
         font = cjk_font(font)   # fail early, with the fix, rather than draw boxes
     b = Builder(font, bool(rep.get("figures", True)), dataset=str(cfg["data"]["name"]))

@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from medrealmm.report.summary import cell, markdown_table
+from medrealmm.common.tables import cell, markdown_table
 
 
 @dataclass

@@ -4,7 +4,7 @@ Every function takes the Polars tables the scoring step writes and returns a fin
 is a single self-contained HTML file, so nothing is written to disk here. Figures are built with
 :class:`matplotlib.figure.Figure` and the Agg canvas directly, not pyplot, so that rendering inside
 a long-running process (or in parallel with a user's own plots) neither leaks figures nor depends on
-the interactive backend. Text is drawn in the CJK font from :func:`~medrealmm.report.fonts.cjk_font`
+the interactive backend. Text is drawn in the CJK font from :func:`~medrealmm.common.fonts.cjk_font`
 because model and department names are Chinese; titles and axis labels are English.
 
 Figure sizes grow with the number of rows/panels so labels never overlap. An empty table raises
@@ -14,118 +14,42 @@ Figure sizes grow with the number of rows/panels so labels never overlap. An emp
 from __future__ import annotations
 
 import base64
-import contextlib
-import io
 import logging
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import matplotlib as mpl
 import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import Colormap, Normalize, to_rgba
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from medrealmm.report.fonts import cjk_font
+from medrealmm.common.plotting import (
+    NEG_COLOUR,
+    POS_COLOUR,
+    figure_style,
+    label_inches,
+    new_figure,
+    png_areas,
+    render_png,
+)
 
 log = logging.getLogger(__name__)
 
-DPI = 120
 #: Label of the physician reference row (``anchor`` is True) in legends.
 ANCHOR_LABEL = "online physician"
 _PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 _MODE_COLOURS = ("#4C72B0", "#DD8452", "#55A868", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C", "#CCB974")
-POS_COLOUR = "#4C9A5B"
-NEG_COLOUR = "#C8553D"
 _ANCHOR_HATCH = "///"
 _LINESTYLES = ("-", "--", ":", "-.")
 
 
 # --------------------------------------------------------------------------------------------------
 # shared plumbing
-
-
-class _QuietWeightFallback(logging.Filter):
-    """Drop matplotlib's "Failed to find font weight" warning: CJK fonts often ship one weight only,
-    so every bold title would log it although the text renders fine."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "Failed to find font weight" not in str(record.msg)
-
-
-@contextlib.contextmanager
-def _style(font: str | None) -> Iterator[None]:
-    """The report's look, applied only while one figure is built and rendered."""
-    family = cjk_font(font)
-    rc = {
-        # DejaVu Sans after the CJK font: per-glyph fallback for the few symbols (e.g. U+2212 minus)
-        # some CJK fonts lack.
-        "font.family": [family, "DejaVu Sans"],
-        "font.size": 9,
-        "axes.titlesize": 10,
-        "axes.labelsize": 9,
-        "xtick.labelsize": 8.5,
-        "ytick.labelsize": 8.5,
-        "legend.fontsize": 8.5,
-        "figure.titlesize": 11,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "hatch.linewidth": 0.8,
-        "savefig.facecolor": "white",
-        # Labels are data (model names, departments): a "$" in one must not start mathtext.
-        "text.parse_math": False,
-    }
-    quiet = _QuietWeightFallback()
-    fm_log = logging.getLogger("matplotlib.font_manager")
-    fm_log.addFilter(quiet)
-    try:
-        with mpl.rc_context(rc):
-            yield
-    finally:
-        fm_log.removeFilter(quiet)
-
-
-def _figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(max(width, 3.0), max(height, 2.0)), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)
-    return fig
-
-
-PAD_INCHES = 0.08
-
-
-def _render(fig: Figure) -> bytes:
-    """PNG bytes of ``fig``; the figure is cleared afterwards so its artists can be freed at once."""
-    buf = io.BytesIO()
-    try:
-        # "tight" on top of constrained layout: a safety net so no long label is ever cut off.
-        fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=PAD_INCHES)
-    finally:
-        fig.clear()
-    return buf.getvalue()
-
-
-def _areas(fig: Figure, ax: Any, rects: Sequence[tuple[float, float, float, float]]
-           ) -> list[tuple[float, float, float, float]]:
-    """Where data rectangles ``(x0, y0, x1, y1)`` land in the PNG :func:`_render` will write, as
-    (left, top, width, height) fractions of the image, so an HTML page can lay links over them at
-    any display size. Draws once to fix the layout; savefig's tight box is the same box, padded."""
-    fig.canvas.draw()
-    box = fig.get_tightbbox(fig.canvas.get_renderer()).padded(PAD_INCHES)   # inches
-    out = []
-    for x0, y0, x1, y1 in rects:
-        (ax0, ay0), (ax1, ay1) = ax.transData.transform([(x0, y0), (x1, y1)]) / fig.dpi
-        left, right = sorted((ax0, ax1))
-        bottom, top = sorted((ay0, ay1))
-        out.append(((left - box.x0) / box.width, (box.y1 - top) / box.height,
-                    (right - left) / box.width, (top - bottom) / box.height))
-    return out
 
 
 def _check(df: pl.DataFrame | None, what: str, columns: Sequence[str]) -> pl.DataFrame:
@@ -154,17 +78,6 @@ def _series_colours(n: int) -> list[Any]:
 def _num(value: Any) -> float:
     """A float, with None as NaN (nullable columns)."""
     return math.nan if value is None else float(value)
-
-
-def _text_width(label: Any) -> float:
-    """Rough printed width of a label in Latin-character units (CJK glyphs are double width)."""
-    return sum(2.0 if ord(ch) > 0x2E7F else 1.0 for ch in str(label))
-
-
-def _label_inches(labels: Sequence[Any], size: float = 8.5) -> float:
-    """Inches the longest label needs at ``size`` points."""
-    widest = max((_text_width(x) for x in labels), default=0.0)
-    return widest * size * 0.55 / 72.0
 
 
 def _ink(colour: Any) -> str:
@@ -205,10 +118,10 @@ def leaderboard_figure(board: pl.DataFrame, *, font: str | None = None) -> bytes
     n_models = [d.get_column("model").n_unique() for d in per_judge]
     max_modes = max(int(_num(d.group_by("model").len().get_column("len").max())) for d in per_judge)
     row_h = 0.22 + 0.2 * max_modes
-    label_w = _label_inches(board.get_column("model").to_list())
+    label_w = label_inches(board.get_column("model").to_list())
 
-    with _style(font):
-        fig = _figure(6.0 + label_w, sum(n * row_h + 0.8 for n in n_models) + 0.9)
+    with figure_style(font):
+        fig = new_figure(6.0 + label_w, sum(n * row_h + 0.8 for n in n_models) + 0.9)
         axes = fig.subplots(len(judges), 1, squeeze=False, height_ratios=[n * row_h + 0.8 for n in n_models],
                             sharex=True)[:, 0]
         for ax, judge, df in zip(axes, judges, per_judge, strict=True):
@@ -222,7 +135,7 @@ def leaderboard_figure(board: pl.DataFrame, *, font: str | None = None) -> bytes
             handles.append(Line2D([], [], color="0.25", ls="--", lw=1.2, label=f"{ANCHOR_LABEL} score"))
         handles.append(Line2D([], [], color="0.2", marker="|", ls="", markersize=8, label="95% CI"))
         fig.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 5), frameon=False)
-        return _render(fig)
+        return render_png(fig)
 
 
 def _leaderboard_panel(ax: Axes, df: pl.DataFrame, colours: dict[Any, str], *, bar_h: float) -> None:
@@ -282,12 +195,12 @@ def decomposition_figure(board: pl.DataFrame, *, font: str | None = None) -> byt
     panels = board.select("judge", "mode").unique(maintain_order=True).rows()
     frames = [board.filter((pl.col("judge") == j) & (pl.col("mode") == m)) for j, m in panels]
     heights = [d.height * 0.5 + 0.7 for d in frames]
-    label_w = _label_inches(board.get_column("model").to_list())
+    label_w = label_inches(board.get_column("model").to_list())
     peaks = [_num(board.get_column(c).max()) for c in ("mean_pos_met", "mean_neg_triggered")]
     vmax = max([p for p in peaks if not math.isnan(p)], default=0.0) or 1.0
 
-    with _style(font):
-        fig = _figure(6.0 + label_w, sum(heights) + 1.0)
+    with figure_style(font):
+        fig = new_figure(6.0 + label_w, sum(heights) + 1.0)
         axes = fig.subplots(len(panels), 1, squeeze=False, height_ratios=heights, sharex=True)[:, 0]
         for ax, (judge, mode), df in zip(axes, panels, frames, strict=True):
             df = df.sort(pl.col("mean_pos_met").fill_null(0) - pl.col("mean_neg_triggered").fill_null(0),
@@ -318,7 +231,7 @@ def decomposition_figure(board: pl.DataFrame, *, font: str | None = None) -> byt
         if bool(board.get_column("anchor").any()):
             handles.append(Patch(facecolor="white", edgecolor="0.3", hatch=_ANCHOR_HATCH, label=ANCHOR_LABEL))
         fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False)
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -337,13 +250,13 @@ def ablation_figure(ablation: pl.DataFrame, *, font: str | None = None) -> bytes
     frames = [ablation.filter(pl.col("judge") == j).sort("diff", descending=True, nulls_last=True,
                                                          maintain_order=True) for j in judges]
     heights = [d.height * 0.42 + 0.8 for d in frames]
-    label_w = _label_inches(ablation.get_column("model").to_list())
+    label_w = label_inches(ablation.get_column("model").to_list())
     spread = [abs(_num(v)) for c in ("diff", "ci_low", "ci_high") for v in ablation.get_column(c).to_list()]
     spread = [v for v in spread if not math.isnan(v)]
     lim = max(max(spread, default=0.0) * 1.15, 0.05)
 
-    with _style(font):
-        fig = _figure(5.5 + label_w + 1.4, sum(heights) + 1.0)
+    with figure_style(font):
+        fig = new_figure(5.5 + label_w + 1.4, sum(heights) + 1.0)
         axes = fig.subplots(len(judges), 1, squeeze=False, height_ratios=heights, sharex=True)[:, 0]
         for ax, judge, df in zip(axes, judges, frames, strict=True):
             ax.axvline(0, color="0.35", lw=1.0, zorder=0.5)
@@ -374,7 +287,7 @@ def ablation_figure(ablation: pl.DataFrame, *, font: str | None = None) -> bytes
                    Line2D([], [], color="#C0392B", marker="o", label="images hurt (CI < 0)"),
                    Line2D([], [], color="0.45", marker="o", label="CI includes 0")]
         fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False)
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -420,16 +333,16 @@ def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "sco
     small = {(ri[r], ci[c]) for r, c in small_cells(cells, row=row, col=col, count=count, min_n=min_n,
                                                      value=value)}
 
-    col_w = _label_inches(cols)
+    col_w = label_inches(cols)
     rotate = len(cols) > 6 or col_w > 0.7
-    row_w = _label_inches(rows)
+    row_w = label_inches(rows)
     cell_w, cell_h = 0.62, 0.46
     extra_h = (col_w * 0.75 + 0.3) if rotate else 0.3
     cmap: Colormap = mpl.colormaps["YlGnBu"].with_extremes(bad="white")
     norm = Normalize(0.0, 1.0)
 
-    with _style(font):
-        fig = _figure(cell_w * len(cols) + row_w + 1.6, cell_h * len(rows) + extra_h + 1.3)
+    with figure_style(font):
+        fig = new_figure(cell_w * len(cols) + row_w + 1.6, cell_h * len(rows) + extra_h + 1.3)
         ax = fig.add_subplot()
         im = ax.imshow(grid, cmap=cmap, norm=norm, aspect="auto", interpolation="nearest")
         for (i, j), n in counts.items():
@@ -472,9 +385,9 @@ def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "sco
         if areas is not None:
             drawn = [(r, (ri[r[row]], ci[r[col]])) for r in cells.iter_rows(named=True)
                      if not math.isnan(grid[ri[r[row]], ci[r[col]]])]
-            places = _areas(fig, ax, [(j - 0.5, i - 0.5, j + 0.5, i + 0.5) for _, (i, j) in drawn])
+            places = png_areas(fig, ax, [(j - 0.5, i - 0.5, j + 0.5, i + 0.5) for _, (i, j) in drawn])
             areas.extend((r, place) for (r, _), place in zip(drawn, places, strict=True))
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -498,8 +411,8 @@ def histogram_figure(hist: pl.DataFrame, *, font: str | None = None) -> bytes:
     ymax = _num(hist.get_column("fraction").max())
     ymax = 1.0 if math.isnan(ymax) or ymax <= 0 else min(1.0, ymax * 1.12)
 
-    with _style(font):
-        fig = _figure(3.0 * ncols + 0.6, 2.2 * nrows + 0.9)
+    with figure_style(font):
+        fig = new_figure(3.0 * ncols + 0.6, 2.2 * nrows + 0.9)
         axes = fig.subplots(nrows, ncols, squeeze=False, sharex=True, sharey=True)
         for k, (model, judge) in enumerate(panels):
             ax = axes[k // ncols, k % ncols]
@@ -530,7 +443,7 @@ def histogram_figure(hist: pl.DataFrame, *, font: str | None = None) -> bytes:
                      ("" if several_judges else f", judge: {panels[0][1]}"))
         fig.legend(handles=[Patch(color=colours[m], label=str(m)) for m in modes], loc="outside lower center",
                    ncols=min(len(modes), 6), frameon=False)
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -552,10 +465,10 @@ def worst_of_k_figure(wk: pl.DataFrame, *, font: str | None = None) -> bytes:
     styles = {m: _LINESTYLES[i % len(_LINESTYLES)] for i, m in enumerate(modes)}
     ks = sorted({int(k) for k in wk.get_column("k").drop_nulls().to_list()})
     entries = wk.select("model", "mode").unique(maintain_order=True).height
-    legend_w = _label_inches([f"{m} ({md})" for m in models for md in modes]) + 0.7
+    legend_w = label_inches([f"{m} ({md})" for m in models for md in modes]) + 0.7
 
-    with _style(font):
-        fig = _figure(3.2 * len(judges) + legend_w + 1.0, max(3.4, 0.2 * entries + 1.2))
+    with figure_style(font):
+        fig = new_figure(3.2 * len(judges) + legend_w + 1.0, max(3.4, 0.2 * entries + 1.2))
         axes = fig.subplots(1, len(judges), squeeze=False, sharey=True)[0]
         handles: dict[str, Line2D] = {}
         for ax, judge in zip(axes, judges, strict=True):
@@ -585,7 +498,7 @@ def worst_of_k_figure(wk: pl.DataFrame, *, font: str | None = None) -> bytes:
         axes[0].set_ylabel("worst-at-k score")
         fig.suptitle("Worst-of-k score (expected minimum over k samples)")
         fig.legend(handles=list(handles.values()), loc="outside right center", frameon=False)
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -614,10 +527,10 @@ def agreement_figure(agree: pl.DataFrame, *, metric: str = "ac1", font: str | No
     norm = Normalize(vmin, 1.0)
     cmap: Colormap = mpl.colormaps["YlGnBu"].with_extremes(bad="white")
     side = 0.7 * len(raters) + 0.4
-    label_w = _label_inches(raters)
+    label_w = label_inches(raters)
 
-    with _style(font):
-        fig = _figure(len(polarities) * (side + 0.45) + label_w + 1.2, side + label_w * 0.7 + 0.9)
+    with figure_style(font):
+        fig = new_figure(len(polarities) * (side + 0.45) + label_w + 1.2, side + label_w * 0.7 + 0.9)
         fig.get_layout_engine().set(wspace=0.06)  # type: ignore[union-attr]
         axes = fig.subplots(1, len(polarities), squeeze=False, sharey=True)[0]
         im = None
@@ -660,7 +573,7 @@ def agreement_figure(agree: pl.DataFrame, *, metric: str = "ac1", font: str | No
         cbar = fig.colorbar(im, ax=list(axes), shrink=0.8, pad=0.02)
         cbar.set_label(metric)
         fig.suptitle(f"Inter-rater agreement ({metric})")
-        return _render(fig)
+        return render_png(fig)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -671,10 +584,3 @@ def png_data_uri(png: bytes) -> str:
     if not png.startswith(_PNG_MAGIC):
         raise ValueError("png_data_uri: the bytes are not a PNG image")
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-# Public names for other figure modules (the corpus funnel) that draw in the same style.
-figure_style = _style
-new_figure = _figure
-render_png = _render
-label_inches = _label_inches

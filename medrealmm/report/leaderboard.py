@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 
-from medrealmm.report.summary import markdown_table
+from medrealmm.common.tables import markdown_table
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator
 
-from medrealmm.report.figures import NEG_COLOUR, POS_COLOUR, figure_style, new_figure, render_png
-from medrealmm.report.fonts import NoCJKFont
-from medrealmm.report.summary import markdown_table
+from medrealmm.common.plotting import NEG_COLOUR, POS_COLOUR, figure_style, new_figure, render_png
+from medrealmm.common.fonts import NoCJKFont
+from medrealmm.common.tables import markdown_table
 from medrealmm.rubric.model import RubricRecord
 from medrealmm.csvsafe import write_csv
 

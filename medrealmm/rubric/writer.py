@@ -25,7 +25,7 @@ from medrealmm.inference.ask import Outcome, ask_batched
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.prompts import data_url, transcript
 from medrealmm.inference.reasoning import split_reasoning
-from medrealmm.judge.parse import json_values
+from medrealmm.common.llm_json import json_values
 from medrealmm.mccp.instances import Instance
 from medrealmm.schema import Criterion, ImageRef, stable_hash
 

@@ -190,7 +190,7 @@ def _font_paths() -> tuple[str | None, str]:
     dejavu = str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf")
     cjk = None
     try:
-        from medrealmm.report.fonts import KNOWN_FAMILIES
+        from medrealmm.common.fonts import KNOWN_FAMILIES
     except ImportError:  # pragma: no cover - the report package is part of the project
         KNOWN_FAMILIES = ("Noto Sans CJK SC", "WenQuanYi Zen Hei")
     by_name = {f.name: f.fname for f in font_manager.fontManager.ttflist}
