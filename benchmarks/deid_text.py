@@ -7,7 +7,7 @@ touch a gold identifier), with the share of messages that contain an identifier 
 least one, the share of clinical numbers (ages, durations, doses, lab values, vitals) that a mask
 touches, and messages per second of one process's CPU time (one core; best of ``--repeat``):
 
-- ``ours``: the seeded synthetic corpus (medrealmm/deid/synthetic_text.py), identifier + clinical
+- ``ours``: the seeded synthetic corpus (benchmarks/corpora/ours.py), identifier + clinical
   sentences — written beside the rules, so it measures their author as much as the rules;
 - ``consult_b``: the independent held-out consultation generator (benchmarks/corpora/consult_b.py),
   written from the category definitions without reading the detectors, frozen, never used to tune;
@@ -37,8 +37,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from corpora.ours import KeepSpan, LabelledSentence, generate_corpus, score_corpus  # benchmarks/ is sys.path[0]
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
-from medrealmm.deid.synthetic_text import KeepSpan, LabelledSentence, generate_corpus, score_corpus
 from medrealmm.deid.text_detect import build_text_detector, default_text_detector
 from medrealmm.deid.text_rules import RuleDetector
 

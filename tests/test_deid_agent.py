@@ -19,7 +19,7 @@ import pytest
 from medrealmm.deid.agent import (AGENT_SCHEMA, ENGINE_ERROR, UNPARSEABLE, AgentDetector, deidentify_texts, locate,
                                   normalize_category, parse_identifiers, split_pieces)
 from medrealmm.deid.spans import apply_placeholders
-from medrealmm.deid.synthetic_text import generate_corpus, score_corpus
+from benchmarks.corpora.ours import generate_corpus, score_corpus
 from medrealmm.deid.text_rules import RuleDetector
 from medrealmm.inference.base import ChatRequest, Completion
 
@@ -247,7 +247,8 @@ if __name__ == "__main__":
     buf = capture_package_log()
     logging.basicConfig(level=logging.DEBUG)
     from medrealmm.deid.agent import AgentDetector, deidentify_texts
-    from medrealmm.deid.synthetic_text import generate_corpus
+    sys.path.insert(0, sys.argv[2])  # the repository root: the corpus lives in benchmarks/corpora
+    from benchmarks.corpora.ours import generate_corpus
     from medrealmm.deid.text_rules import RuleDetector
     from medrealmm.inference.base import Sampling
     from medrealmm.inference.engines import make_backend

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
+from benchmarks.corpora.ours import generate_corpus, score_corpus
 from medrealmm.deid.spans import Span, apply_placeholders, merge_spans
-from medrealmm.deid.synthetic_text import generate_corpus, score_corpus
 from medrealmm.deid.text_rules import (RuleDetector, find_identifiers, generic_hospital_phrase, id_check_digit,
                                        looks_clinical, normalize, valid_resident_id)
 
