@@ -119,3 +119,45 @@ def test_doctor_never_prints_the_token(tmp_path) -> None:
                        timeout=120)
     assert "hub token     present" in r.stdout and secret not in r.stdout + r.stderr
     assert "offline" in r.stdout
+
+
+OPEN_WEIGHT = [(g, n) for g, n in ROLES if not n.startswith("tiny")]
+
+
+def test_every_open_weight_config_states_what_was_verified_against_its_card() -> None:
+    for group, name in OPEN_WEIGHT:
+        text = (CONF / group / f"{name}.yaml").read_text()
+        assert re.search(r"^# (verified|unverified): ", text, re.M), f"{group}/{name}: no verified:/unverified: line"
+        assert re.search(r"^# revision: ", text, re.M), f"{group}/{name}: says nothing about a pinned revision"
+        role = compose([f"{group}={name}"])[group]
+        rev = role.get("revision")
+        assert rev is None or re.fullmatch(r"[0-9a-f]{40}", rev), f"{group}/{name}: revision {rev!r} is not a commit sha"
+
+
+def test_reasoning_parsers_exist_in_the_installed_vllm() -> None:
+    from vllm.reasoning import ReasoningParserManager
+
+    known = set(ReasoningParserManager.list_registered())
+    named = {}
+    for group, name in OPEN_WEIGHT:
+        r = compose([f"{group}={name}"])[group]["reasoning"]
+        if r.get("parser"):
+            named[f"{group}/{name}"] = r["parser"]
+        elif r["thinks"]:
+            pytest.fail(f"{group}/{name} thinks but names no reasoning parser")
+    assert named and not {k: v for k, v in named.items() if v not in known}, (named, sorted(known))
+
+
+@pytest.mark.parametrize("name, switch", [
+    ("qwen3_6_27b", {"enable_thinking": True}), ("qwen3_6_35b_a3b", {"enable_thinking": True}),
+    ("glm_5_1", {"enable_thinking": True}), ("kimi_k2_5", {"thinking": True}),
+    ("deepseek_v4_pro", {"thinking": True}),
+    ("baichuan_m2_32b", {"thinking_mode": "on"}), ("baichuan_m3_235b", {"thinking_mode": "on"})])
+def test_thinking_models_use_the_switch_their_cards_document(name: str, switch: dict) -> None:
+    from medrealmm.inference.reasoning import template_kwargs
+
+    role = compose([f"model={name}"])["model"]
+    assert role["chat_template_kwargs"] == switch and role["reasoning"]["thinks"]
+    if name == "deepseek_v4_pro":   # Think High: the effort goes in as reasoning_effort (vLLM's DeepSeek-V4 encoder)
+        assert template_kwargs(role["chat_template_kwargs"], role["reasoning"]) == {"thinking": True,
+                                                                                   "reasoning_effort": "high"}
