@@ -46,7 +46,7 @@ class TextDetector:
             spans += self.rules.find(text)
         if self.statistical is not None:
             spans += self.statistical.find(text)
-        merged = merge_spans(spans)
+        merged = merge_spans(_places_over_names(spans))
         if not self.policy.staff_names:
             merged = self._drop_staff_names(text, merged)
         return merged
@@ -60,6 +60,16 @@ class TextDetector:
         """``staff_names: false``: a name right before a staff title (王医生, 李建国主任) stays."""
         t = normalize(text)
         return [s for s in spans if not (s.category == "NAME" and _STAFF_TITLE.match(t, s.end))]
+
+
+def _places_over_names(spans: list[Span]) -> list[Span]:
+    """A name one detector finds inside another's address or hospital (张湾村, 冉庄镇东王庄村) is part
+    of the place: dropped, so the merged span keeps the place's category (a name would win the merge)."""
+    places = [s for s in spans if s.category in ("ADDRESS", "HOSPITAL")]
+    if not places:
+        return spans
+    return [s for s in spans if s.category != "NAME"
+            or not any(p.start <= s.start and s.end <= p.end and (p.start, p.end) != (s.start, s.end) for p in places)]
 
 
 def build_text_detector(text_cfg: Mapping[str, Any] | None = None) -> TextDetector:

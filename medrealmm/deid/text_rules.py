@@ -201,14 +201,22 @@ _DATE_ANCHORED = re.compile(
 _DATE_CONTEXT = re.compile(
     r"(?<![\d.\-/A-Za-z])" + _M + r"[./-]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
     r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|"
-    r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的)))")
+    r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的|发的|发病|病的|住的|走的|那次|之后|以后|前后|左右)))")
+# a bare M.D or M/D right after a word that asks for a date (复查是3/15, 手术定在6.18, 预约在11.9): a date,
+# unless a unit or more digits follow (复查6.5mmol/L stays a value)
+_DATE_CUED_MD = re.compile(
+    r"(?:(?:复查|复诊|手术|入院|出院|住院|预约|就诊|挂号|体检|生日|出生)(?:时间|日期|的时间|的日子|那天)?(?:是|在|于|定在|就在)"
+    r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在)\s*"
+    r"(?P<md>" + _M + r"/" + _D + r"|(?:1[0-2]|0[1-9])\." + _D + r"|" + _M + r"\.(?:[12]\d|3[01]))"
+    r"(?![\d./%A-Za-z])(?!\s*(?:mmol|mg|g|ml|个|次|倍|cm|mm|度|分|斤|公斤|kg|克|毫|万|元|块|天|小时|周|年|岁|的人|的患者))")
 _DAY_ONLY = re.compile(
     r"(?:(?<=上个月)|(?<=下个月)|(?<=这个月)|(?<=本月)|(?<=当月)|(?<=上月)|(?<=下月))\s*" + _D + r"\s*[号日]"
     r"|(?<![\d.\-/A-Za-z月年第])" + _D + r"\s*号(?=\s*(?:那天|当天|这天|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|"
     r"复诊|就诊|开始|发病|发烧|发热|体检|抽血|做的|去的|来的|查的|拍的|产检|生的|出生|来月经))")
 _COMPACT_CONTEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)(?=\s*(?:那天|当天|入院|"
                               r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验))")
-_DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年]|那天|日期)$")
+_DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年节]|那天|日期|周[一二三四五六日天]|"
+                          r"礼拜[一二三四五六日天]|星期[一二三四五六日天])$")
 
 _HOSP_SUFFIX = re.compile(
     r"(?:妇幼保健院|妇幼保健所|保健院|卫生服务中心|卫生服务站|卫生院|卫生室|医务室|医院|附[一二三四五六七八九]院|附院|"
@@ -308,6 +316,8 @@ _TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长
                     r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属")
 _GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
 _AMBIGUOUS_PREV = frozenset("的找请问")
+# a place's suffix ends no given name (叫张湾村 names a village, 冉庄镇东 no one)
+_PLACE_FINAL = frozenset("村镇乡屯寨区县市省州路街巷人")
 _TITLE_PREV = frozenset("的是找请问给跟让叫被把对与及或位谢等像经向和由从了帮看挂约在听科院室")
 # a medical-record header: 张伟，男，45岁 / 张伟（女）
 _RECORD_HEADER = re.compile(r"(?:^|(?<=[\s,，。;；:：]))(?P<n>[\u4e00-\u9fff]{2,4})(?=\s*[,，、(（]\s*(?:男|女)(?:性)?\s*[,，、)）])")
@@ -434,6 +444,9 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
             for m in rx.finditer(t):
                 if not _overlaps(out, *m.span()):
                     out.append(_Found(*m.span(), "DATE"))
+        for m in _DATE_CUED_MD.finditer(t):
+            if not _overlaps(out, *m.span("md")):
+                out.append(_Found(*m.span("md"), "DATE"))
         for m in _DATE_CONTEXT.finditer(t):
             if "-" in m.group() and m.group("day"):
                 continue                      # 5-7日 is a range of days, not the 7th of May
@@ -627,8 +640,10 @@ def _name_at(t: str, p: int, *, strong: bool, nickname: bool = False) -> int | N
         given += 1
     for length in range(sl + given, sl, -1):  # the longest name that ends where a name can end
         cand = t[p:p + length]
-        if _common(cand):
+        if _common(cand) or cand[-1] in _PLACE_FINAL:
             continue
+        if length > sl + 1 and _TITLE.match(t, p + length - 1):
+            continue                                  # 程浩 + 副主任: the title's first character is not the name's
         if length == sl + 1 and t[p + sl] == t[p]:  # 常常, 明明: reduplicated words, not names
             continue
         if _ends_name(t, p + length, strong):

@@ -109,6 +109,10 @@ NOT_NAMES: frozenset[str] = frozenset("""
 左边 右边 左右 查明 查体 查出 修正 修复 米粉 米汤 姜汤 姜茶 黑木耳 黑芝麻 雪梨 燕麦 丁香 丁桂 胡椒 胡子 沙眼
 沙参 葛根 柏子 柏子仁 柯萨奇 毕业 成分 成人 成年 成长 成熟 向来 元素 夏季 秋季 冬季 春季 金属 银屑 龙胆 包括
 梁丘 季节 应当 应该 应用 能量 伊曲 伊曲康唑 司可 计量 计算 相当 相应 相关 谷维素 谷物 苗条 武器 申请 焦虑 焦急
+王老吉 黄氏 白云山 马应龙 汤臣 汤臣倍健 同仁堂 江中 金嗓子 华素 白加黑 葵花 修正 仁和 哈药 扬子江 石药 齐鲁 恒瑞
+吴太 叶开泰 陈李济 胡庆余堂 雷允上 童涵春 蔡同德 方回春堂 施尔康 伊可新 贝因美 飞鹤 君乐宝 伊利 蒙牛 美赞臣 惠氏 雀巢
+雅培 合生元 贝亲 娃哈哈 康师傅 白大夫 史克 严迪 易坦静 沐舒坦 贺普丁 贺维力 韦瑞德 康恩贝 康缘 步长 以岭 万通 九芝堂
+东阿 福牌 朗迪 钙尔奇 迪巧 纽崔莱 安利 白云 江小白 田七 甘霖 金戈 万艾可 希爱力 柯尼卡 宋河 洪湖 许氏 范志
 """.split())
 
 # Characters that end a given name: particles, pronouns, verbs and clinical words (a smaller set than
@@ -117,7 +121,8 @@ NOT_GIVEN: frozenset[str] = frozenset(
     "的了是在和跟与及或就也都还又再才已很太最吗呢吧啊呀哦嗯么啥怎什谁哪这那该每各某其此我你您他她它们说问看找请帮"
     "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
     "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
-    "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，")
+    "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，"
+    "村镇乡屯寨区县市省路街巷副")
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -133,6 +138,7 @@ _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
 _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
+_VERB_AFTER_NAME = frozenset("开去来说讲打问拿送陪带找看买交签填约挂讲提")
 _TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
 
 
@@ -198,13 +204,17 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
     out: list[tuple[int, int, float]] = []
     n = len(toks)
     for i, tok in enumerate(toks):
-        if tok.word[0] not in SURNAMES:
+        if tok.word[0] not in SURNAMES and tok.word[:2] not in COMPOUND_SURNAMES:
             continue
         sl = _surname_len(t, tok.start)
         if not sl:
             continue
         best: tuple[int, int, float] | None = None
         ends = [(toks[j].end, j, 0.0) for j in range(i, min(i + 3, n))]
+        if tok.tag in ("nr", "nrfg") and len(tok.word) > sl + 1:
+            # the segmenter glued the verb after a name into its person word (武晓静开, 邵华去)
+            ends += [(e, i, -0.5) for e in range(tok.start + sl + 1, min(tok.end, tok.start + sl + 3))
+                     if t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME]
         # a name glued to the word after it (朱凤 + 英收): end inside a token, before a name-final word
         ends += [(e, j, -0.5) for j in range(i + 1, min(i + 3, n)) for e in range(toks[j].start + 1, toks[j].end)
                  if t[e] in NAME_RIGHT and toks[j].end - e == 1]
@@ -277,7 +287,10 @@ def _child_names(t: str) -> list[Span]:
 # places
 
 _ADMIN_END_RX = re.compile("[省市县区旗州盟]")
-_PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|籍贯|在|到|去|回|是)$")
+_PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|籍贯|在|到|去|回|是|从|自|搬到|调到|嫁到|定居)$")
+# a city's short form naming a dish or a product, not where someone is (兰州拉面, 青岛啤酒, 北京烤鸭)
+_PRODUCT_AFTER = re.compile(r"拉面|烤鸭|小吃|火锅|小面|热干面|螺蛳粉|炒饭|米线|米粉|凉皮|肉夹馍|啤酒|白酒|黄酒|老窖|大曲|"
+                            r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音")
 _PLACE_LAST = frozenset("街道镇乡村屯寨区木查路巷同弄")
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
 _TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木|区|县)$")
@@ -319,6 +332,12 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         if len(w) >= 2 and w in gaz.city_short and policy.city and tok.tag in ("n", "j") and k > 0 and (
                 gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
             out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 河南 + 周口 (tagged a noun)
+            continue
+        if len(w) >= 2 and w in gaz.city_short and _PRODUCT_AFTER.match(t, tok.end):
+            continue
+        if len(w) >= 3 and w[-1] == "人" and (w[:-1] in gaz.city_short and policy.city
+                                               or w[:-1] in gaz.district_short or gaz.full_level(w[:-1])):
+            out.append((Span(tok.start, tok.end - 1, "ADDRESS", DETECTOR), True))     # 杭州人: where one is from
             continue
         if len(w) >= 2 and tok.tag in _PROPER_TAGS:
             if w in gaz.city_short and policy.city:
@@ -396,6 +415,8 @@ _SPECIALTY = (r"(?:肿瘤|儿童|妇幼保健|妇幼|妇产|妇女儿童|中医|
               r"皮肤病|结核病|妇婴|康复|老年病|心血管病|血液病|职业病|第" + _ZH_ORD + r"+人民|第" + _ZH_ORD + r"+)")
 _LEVEL_HOSPITAL = re.compile(
     _LEVEL + r"(?:第?" + _ZH_ORD + r"{1,2}(?:人民)?医?院|" + _SPECIALTY + r"(?:医院|院|保健院|医学中心|中心))")
+# an ordinal hospital without its place (第一人民医院, 第三医院): one hospital of the patient's city
+_ORDINAL_HOSPITAL = re.compile(r"第" + _ZH_ORD + r"{1,3}(?:人民|中医|附属)?医院")
 _NUMBERED_TAIL = re.compile(r"(?:大学)?(?:附属)?(?:第?" + _ZH_ORD + r"附院|附" + _ZH_ORD + r"院?|" + _ZH_ORD
                             + r"附院|" + _ZH_ORD + r"院|" + _ZH_ORD + r"医院)")
 _HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过)$")
@@ -410,6 +431,8 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
     out: list[Span] = []
     if policy.level_hospitals:
         for m in _LEVEL_HOSPITAL.finditer(t):
+            out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+        for m in _ORDINAL_HOSPITAL.finditer(t):
             out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
     for m in _NUMBERED_TAIL.finditer(t):
         span = _numbered_hospital(t, toks, gaz, m.start(), m.end())
