@@ -1,4 +1,4 @@
-"""Text de-identification on three corpora side by side: recall, precision, leaking messages, clinical numbers, speed.
+"""Text de-identification on four corpora side by side: recall, precision, leaking messages, clinical numbers, speed.
 
 Detectors: the rules alone (``rules``) and the stage's default, rules + statistical layer
 (``rules+stat``: exactly :func:`medrealmm.deid.detect_text`, built by the stage's own builder).
@@ -11,18 +11,21 @@ touches, and messages per second of one process's CPU time (one core; best of ``
   sentences — written beside the rules, so it measures their author as much as the rules;
 - ``consult_b``: the independent held-out consultation generator (benchmarks/corpora/consult_b.py),
   written from the category definitions without reading the detectors, frozen, never used to tune;
+- ``consult_c``: a second held-out generator (benchmarks/corpora/consult_c.py, same message format), written
+  after consult_b's figures were known and never read by whoever writes the detectors; reported when present;
 - ``cluener``: CLUENER2020's dev split (../shared/fixtures/ner/cluener2020_dev.jsonl, human-annotated
   news and web sentences): ``name`` → NAME and ``address`` → ADDRESS recall (addresses there include
   countries and provinces, which the policy keeps, so ADDRESS recall is also shown for the rest),
   and how often non-personal entities (book, game, movie, company, organization, government, scene,
   position) are masked.
 
-Then the targets (issue 14) on consult_b and ours, the baselines on our corpus (a naive regex per
+Then the targets (issue 14) on consult_b, consult_c and ours, the baselines on our corpus (a naive regex per
 category; jionlp's extractors when installed; rules + LLM agent with ``--agent-model PATH``), and
 the false positives on real dialogues (../shared/fixtures/dialogues/CMtMedQA_test.json, almost no
 identifiers): masks per 1,000 sentences and a sample.
 
-    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-b 3000] [--identifier 2000] [--clinical 500]
+    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-b 3000] [--consult-c 3000] [--identifier 2000]
+        [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
 """
 
@@ -172,23 +175,36 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 
 # --- corpora ------------------------------------------------------------------------------------------
 
-def consult_b_corpus(seed: int, n: int) -> list[LabelledSentence] | None:
-    """The held-out generator's messages as labelled sentences (measurement only: never tune on it)."""
+HELD_OUT = ("consult_b", "consult_c")
+"""Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
+role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
+
+
+def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | None:
+    """A held-out generator's messages as labelled sentences, or None when its module is not there."""
+    import importlib
     import sys
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
-        from corpora import consult_b
-    except ImportError:
+        module = importlib.import_module(f"corpora.{name}")
+    except ModuleNotFoundError as e:
+        if e.name not in (f"corpora.{name}", "corpora"):
+            raise                                 # the generator is there but something it imports is not
         return None
     finally:
         sys.path.pop(0)
     out = []
-    for m in consult_b.generate(seed, n):
+    for m in module.generate(seed, n):
         spans = tuple(Span(int(a), int(b), str(c), "gold") for a, b, c in m["spans"])
         keep = tuple(KeepSpan(int(a), int(b), str(k)) for a, b, k in m.get("keep") or ())
-        out.append(LabelledSentence(m["text"], spans, keep, str(m.get("role", "")), "consult_b", 0))
+        out.append(LabelledSentence(m["text"], spans, keep, str(m.get("role", "")), name, 0))
     return out
+
+
+def consult_b_corpus(seed: int, n: int) -> list[LabelledSentence] | None:
+    """The first held-out generator's messages (measurement only: never tune on it)."""
+    return held_out_corpus("consult_b", seed, n)
 
 
 def cluener_corpus(path: Path) -> tuple[list[LabelledSentence], list[list[tuple[int, int, str]]]] | None:
@@ -267,7 +283,7 @@ def corpus_targets(name: str, corpus, score, rate: float) -> bool:
             line(f"recall {cat}", score.categories[cat].recall, 0.95)
     line("precision overall", score.overall().precision, PRECISION)
     line("messages leaking an identifier", leak_share(corpus, score), LEAK, at_most=True)
-    line("clinical numbers flagged", flagged_share(score, None if name == "consult_b" else CLINICAL_NUMBERS),
+    line("clinical numbers flagged", flagged_share(score, None if name in HELD_OUT else CLINICAL_NUMBERS),
          FLAGGED, at_most=True)
     line("throughput", rate, SPEED, unit="/s")
     return ok
@@ -332,7 +348,8 @@ def agent_detector(args) -> tuple[Detector, object, object] | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--consult-b", type=int, default=3000, help="messages from the held-out generator")
+    ap.add_argument("--consult-b", type=int, default=3000, help="messages from the held-out generator consult_b")
+    ap.add_argument("--consult-c", type=int, default=3000, help="messages from the held-out generator consult_c")
     ap.add_argument("--identifier", type=int, default=2000, help="our sentences with identifiers")
     ap.add_argument("--clinical", type=int, default=500, help="our sentences with clinical values only")
     ap.add_argument("--hard", type=int, default=200, help="our identifiers without a cue (reported apart)")
@@ -361,12 +378,16 @@ def main() -> None:
           f"clinical only, {args.hard} hard, {args.heldout} held-out), "
           f"{sum(len(s.spans) for s in corpus)} gold identifiers, {sum(len(s.keep) for s in corpus)} keep spans, "
           f"generated in {time.perf_counter() - t0:.2f} s")
-    held = consult_b_corpus(args.seed, args.consult_b) if args.consult_b else None
-    if held is None:
-        print("consult_b: skipped (benchmarks/corpora/consult_b.py is not there)")
-    else:
-        print(f"consult_b: seed {args.seed}, {len(held)} messages, {sum(len(s.spans) for s in held)} gold identifiers, "
-              f"{sum(len(s.keep) for s in held)} clinical keep spans (held out: measured, never tuned on)")
+    held: dict[str, list[LabelledSentence] | None] = {}
+    for hname in HELD_OUT:
+        n = getattr(args, hname)
+        held[hname] = held_out_corpus(hname, args.seed, n) if n else None
+        if held[hname] is None:
+            print(f"{hname}: skipped (benchmarks/corpora/{hname}.py is not there, or --{hname.replace('_', '-')} 0)")
+        else:
+            hset = held[hname]
+            print(f"{hname}: seed {args.seed}, {len(hset)} messages, {sum(len(s.spans) for s in hset)} gold "
+                  f"identifiers, {sum(len(s.keep) for s in hset)} clinical keep spans (held out: measured, never tuned on)")
     clue = cluener_corpus(args.cluener)
     if clue is None:
         print(f"cluener: skipped ({args.cluener} not found: ../shared is not next to the repository)")
@@ -377,14 +398,14 @@ def main() -> None:
     detectors: dict[str, Detector] = {"rules": rules.detect, "rules+stat": default.detect}
     results: dict[str, dict[str, object]] = {}
     scores = {}
-    for cname, cset in (("ours", main_set), ("consult_b", held)):
+    for cname, cset in (("ours", main_set), *held.items()):
         if cset is None:
             continue
         for dname, detect in detectors.items():
             preds, rate = timed(detect, [s.text for s in cset], args.repeat)
             score = score_corpus(cset, preds)
             scores[(cname, dname)] = (cset, score, rate)
-            kinds = None if cname == "consult_b" else CLINICAL_NUMBERS
+            kinds = None if cname in HELD_OUT else CLINICAL_NUMBERS
             results[f"{cname}/{dname}"] = {"score": score, "leak": leak_share(cset, score),
                                            "flagged": flagged_share(score, kinds), "rate": rate}
     for dname, detect in detectors.items():
@@ -399,7 +420,7 @@ def main() -> None:
         table(f"ours, rules + statistical layer: {rate:,.0f} sentences/s", cset, [
             p for p in default.detect([s.text for s in cset])])
     passed = True
-    for cname in ("consult_b", "ours"):
+    for cname in (*HELD_OUT, "ours"):
         if (cname, "rules+stat") in scores:
             cset, score, rate = scores[(cname, "rules+stat")]
             passed &= corpus_targets(cname, cset, score, rate)
@@ -451,7 +472,8 @@ def main() -> None:
         backend.close()
 
     real_data(default.detect, args.samples, args.repeat, args.dialogues)
-    print(f"\n{'ALL TARGETS PASS' if passed else 'SOME TARGETS FAIL'} (rules + statistical layer: consult_b and ours)")
+    print(f"\n{'ALL TARGETS PASS' if passed else 'SOME TARGETS FAIL'} (rules + statistical layer: "
+          f"{', '.join(n for n in HELD_OUT if held.get(n))} and ours)")
 
 
 if __name__ == "__main__":
