@@ -153,9 +153,39 @@ def test_sample_is_small_and_says_it_is_synthetic():
 
 
 def test_builder_cases_match_the_committed_jsonl(raws):
-    """The case text lives in the builder; the committed JSONL must be what it writes (no font needed)."""
+    """The case text lives in the data file; the committed JSONL must be what the builder writes from it (no
+    font needed)."""
     assert [sb.case_line(c) for c in sb.sample_cases()] == raw_lines()
     assert raws == sb.sample_cases()
+
+
+def test_committed_raw_logs_are_what_the_builder_writes():
+    assert sb.raw_logs(sb.sample_cases()) == (SAMPLE / "raw_logs.jsonl").read_text(encoding="utf-8")
+
+
+def test_the_data_file_is_readable_and_ships():
+    """Chinese is written as text, not escaped; the wheel carries the file the builder reads."""
+    text = sb.SOURCE_FILE.read_text(encoding="utf-8")
+    assert sb.SOURCE_FILE.parent.name == "sample_source" and "\\u" not in text and HAN.search(text)
+    source = sb.load_source()
+    assert len(source["cases"]) == len(raw_lines()) and len(source["noise_logs"]) >= 1
+    pyproject = (SAMPLE.parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"data/sample_source/*.yaml"' in pyproject
+
+
+def test_data_file_mistakes_are_clear_errors():
+    source = sb.load_source()
+    first = source["cases"][0]
+    with pytest.raises(ValueError, match="unknown keys"):
+        sb.sample_cases({**source, "cases": [{**first, "y_orign": "x"}]})
+    with pytest.raises(ValueError, match="a turn is"):
+        sb.sample_cases({**source, "cases": [{**first, "turns": [{"nurse": "x"}]}]})
+    twice = {**source, "cases": [first, {**first, "id": "zzz-999"}]}
+    with pytest.raises(ValueError, match="drawn twice"):
+        sb.image_specs(twice)
+    name, spec = next(iter(first["images"].items()))
+    with pytest.raises(ValueError, match="unknown image kind"):
+        sb.image_specs({**source, "cases": [{**first, "images": {name: {**spec, "kind": "xray"}}}]})[name](None)
 
 
 # ---------------------------------------------------------------- rebuilding

@@ -44,8 +44,8 @@ from PIL import Image, features
 from medrealmm.data.sample_draw import MAX_SIDE, Fonts, paint
 
 __all__ = ["FONT_CANDIDATES", "FONT_ENV", "INTENTS", "STAGES", "FontNotFoundError", "Fonts", "build",
-           "case_line", "check_consistency", "environment_differences", "find_cjk_font", "image_specs", "main",
-           "noise_logs", "raw_logs", "render_environment", "require_cjk_font", "sample_cases"]
+           "case_line", "check_consistency", "environment_differences", "find_cjk_font", "image_specs",
+           "load_source", "main", "noise_logs", "raw_logs", "render_environment", "require_cjk_font", "sample_cases"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +54,7 @@ SOURCE_FILE = Path(__file__).resolve().parent / "sample_source" / "cases.yaml"
 SOURCE = "medrealmm sample"
 JPEG_QUALITY = 85
 FONT_ENV = "MEDREALMM_CJK_FONT"
+
 # (path, face index inside a .ttc). The first entry is the font the committed files were drawn with.
 FONT_CANDIDATES: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc", 0),  # Debian/Ubuntu fonts-wqy-zenhei

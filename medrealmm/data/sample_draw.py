@@ -584,22 +584,10 @@ def tongue_photo(name: str, *, body: RGB, coating: RGB, coating_alpha: float, sw
     return to_image(arr).filter(ImageFilter.GaussianBlur(0.8))
 
 
-def eye_keratitis(name: str, *, w: int = 640, h: int = 400) -> Image.Image:
-    """A red eye of a contact-lens wearer: ciliary flush around the limbus and a white corneal infiltrate."""
-    rng = rng_for(name)
-    arr = skin_background(rng, w, h, tone=(220, 176, 150))
-    cx, cy = w / 2, h / 2 + 10
-    upper = [(cx + 250 * math.cos(a), cy - 100 * math.sin(a)) for a in np.linspace(0, math.pi, 60)]
-    lower = [(cx + 250 * math.cos(a), cy - 90 * math.sin(a)) for a in np.linspace(math.pi, 2 * math.pi, 60)]
-    eye, de = mask_image(w, h)
-    de.polygon(upper + lower, fill=255)
-    ea = as_alpha(eye, 2)
-    sclera = np.ones_like(arr) * np.asarray((236, 214, 206), np.float32)
-    sclera += low_frequency(rng, w, h, 30, 10)[..., None]
-    arr = arr * (1 - ea) + sclera * ea
+def _eye_vessels(rng: np.random.Generator, w: int, h: int, cx: float, cy: float, r_iris: float) -> Image.Image:
+    """The mask of tortuous conjunctival vessels running from the fornix toward the limbus."""
     vessels, dv = mask_image(w, h)
-    r_iris = 78
-    for _ in range(70):  # tortuous vessels running from the fornix toward the limbus
+    for _ in range(70):
         a = 2 * math.pi * rng.random()
         r = 240 + 30 * rng.random()
         x, y = cx + r * math.cos(a), cy + r * 0.5 * math.sin(a)
@@ -613,7 +601,39 @@ def eye_keratitis(name: str, *, w: int = 640, h: int = 400) -> Image.Image:
             jx, jy = rng.normal(0, 0.8, 2)
             pts.append((cx + r * math.cos(a) + jx, cy + r * 0.55 * math.sin(a) + jy))
         dv.line(pts, fill=int(150 + 100 * rng.random()), width=int(rng.integers(1, 3)))
-    arr = blend(arr, (178, 34, 40), as_alpha(vessels, 0.8) * 0.9 * ea)
+    return vessels
+
+
+def _eyelid_margins(arr: np.ndarray, upper: list[tuple[float, float]], lower: list[tuple[float, float]],
+                    cx: float) -> np.ndarray:
+    """The upper lid margin with its lashes, and the tear film along the lower lid."""
+    h, w, _ = arr.shape
+    lids, dli = mask_image(w, h)
+    dli.line(upper, fill=255, width=6)
+    for x, y in (upper[i] for i in range(3, len(upper) - 3)):
+        lean = (x - cx) / 250
+        dli.line([(x, y), (x + 6 * lean, y - 8), (x + 14 * lean + 3, y - 14)], fill=255, width=1)
+    arr = blend(arr, (40, 28, 24), as_alpha(lids, 0.8) * 0.85)
+    tear, dtr = mask_image(w, h)
+    dtr.line(lower, fill=255, width=4)
+    return blend(arr, (240, 225, 200), as_alpha(tear, 1.5) * 0.4)
+
+
+def eye_keratitis(name: str, *, w: int = 640, h: int = 400) -> Image.Image:
+    """A red eye of a contact-lens wearer: ciliary flush around the limbus and a white corneal infiltrate."""
+    rng = rng_for(name)
+    arr = skin_background(rng, w, h, tone=(220, 176, 150))
+    cx, cy = w / 2, h / 2 + 10
+    upper = [(cx + 250 * math.cos(a), cy - 100 * math.sin(a)) for a in np.linspace(0, math.pi, 60)]
+    lower = [(cx + 250 * math.cos(a), cy - 90 * math.sin(a)) for a in np.linspace(math.pi, 2 * math.pi, 60)]
+    eye, de = mask_image(w, h)
+    de.polygon(upper + lower, fill=255)
+    ea = as_alpha(eye, 2)
+    sclera = np.ones_like(arr) * np.asarray((236, 214, 206), np.float32)
+    sclera += low_frequency(rng, w, h, 30, 10)[..., None]
+    arr = arr * (1 - ea) + sclera * ea
+    r_iris = 78
+    arr = blend(arr, (178, 34, 40), as_alpha(_eye_vessels(rng, w, h, cx, cy, r_iris), 0.8) * 0.9 * ea)
     flush, dfl = mask_image(w, h)
     rf = r_iris + 30
     dfl.ellipse((cx - rf, cy - rf, cx + rf, cy + rf), outline=255, width=30)
@@ -638,15 +658,7 @@ def eye_keratitis(name: str, *, w: int = 640, h: int = 400) -> Image.Image:
     glint, dg = mask_image(w, h)
     dg.ellipse((cx + 18, cy - 40, cx + 34, cy - 26), fill=255)
     arr = blend(arr, (255, 255, 255), as_alpha(glint, 1.5) * 0.9)
-    lids, dli = mask_image(w, h)
-    dli.line(upper, fill=255, width=6)
-    for x, y in (upper[i] for i in range(3, len(upper) - 3)):
-        lean = (x - cx) / 250
-        dli.line([(x, y), (x + 6 * lean, y - 8), (x + 14 * lean + 3, y - 14)], fill=255, width=1)
-    arr = blend(arr, (40, 28, 24), as_alpha(lids, 0.8) * 0.85)
-    tear, dtr = mask_image(w, h)
-    dtr.line(lower, fill=255, width=4)
-    arr = blend(arr, (240, 225, 200), as_alpha(tear, 1.5) * 0.4)
+    arr = _eyelid_margins(arr, upper, lower, cx)
     return to_image(arr).filter(ImageFilter.GaussianBlur(0.7))
 
 
