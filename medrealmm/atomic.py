@@ -24,6 +24,20 @@ def write_text(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+def write_bytes(path: Path, data: bytes) -> None:
+    """``data`` as the whole file."""
+    tmp = _tmp(path)
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def write_parquet(path: Path, frame: Any, **options: Any) -> None:
+    """A polars DataFrame as one Parquet file (``options`` go to ``DataFrame.write_parquet``)."""
+    tmp = _tmp(path)
+    frame.write_parquet(tmp, **options)
+    tmp.replace(path)
+
+
 def write_lines(path: Path, lines: Iterable[str]) -> int:
     """One line per item (a newline added to each), streamed; returns how many."""
     tmp = _tmp(path)

@@ -32,8 +32,6 @@ DEBT: set[str] = {
     "medrealmm.inference.engines -> medrealmm.testing.tiny_models",
     "medrealmm.data.validate -> medrealmm.testing.tiny_models",
     "cycle: medrealmm.corpus.funnel, medrealmm.corpus.funnel_report",
-    "cycle: medrealmm.data.healthbench, medrealmm.data.hf_release, medrealmm.data.jsonl_io, medrealmm.data.loader, "
-    "medrealmm.data.parquet_io",
     "cycle: medrealmm.pipeline, medrealmm.report.summary",
     "private: medrealmm.scoring.tags -> medrealmm.scoring.score._",
     "private: medrealmm.report.viewer -> medrealmm.report.build._",

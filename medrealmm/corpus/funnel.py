@@ -35,7 +35,7 @@ Stages, in order (:data:`STAGES`):
    keep everything (the long tail is over-sampled relative to its volume), large ones share the rest
    proportionally, and none exceeds ``cap = min(max_per_department, max_share·target_size)``. Caps
    apply even when the corpus is below the target. Within a department the quota's consultations
-   with the smallest :func:`~medrealmm.data.loader.subset_key` are kept, so the choice is
+   with the smallest :func:`~medrealmm.data.subset_key` are kept, so the choice is
    deterministic for a seed, independent of file order, and nested across quota sizes.
 4. ``deid`` / ``review`` — de-identification (``medrealmm deid``: privacy-incompatible removal) and
    human review (``medrealmm deid-review``) run as their own commands; when their results are given
@@ -60,7 +60,7 @@ import polars as pl
 from medrealmm.atomic import write_lines
 from medrealmm.config import plain
 from medrealmm.corpus.schema import Consultation
-from medrealmm.data.loader import subset_key
+from medrealmm.data import subset_key
 from medrealmm.schema import CaseError
 from medrealmm.csvsafe import write_csv
 
@@ -769,7 +769,7 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> 
         raise ValueError("corpus.input is not set: the raw log (JSONL) or dialogue file to build from "
                          "(corpus.input=sample: the bundled example logs)")
     if corpus["input"] == "sample":   # the bundled raw logs of the sample benchmark (with noise to drop)
-        from medrealmm.data.loader import sample_dir
+        from medrealmm.data import sample_dir
 
         corpus["input"] = str(sample_dir() / "raw_logs.jsonl")
         cfg = {**cfg, "corpus": corpus}

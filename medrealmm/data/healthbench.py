@@ -40,7 +40,7 @@ and a 0-point item cannot change a HealthBench score either), non-integer points
 role, a message that is not text. Case-level rules stay in the schema, so an example whose rubric
 has no positive points is rejected there (field ``rubric``), exactly like a MedRealMM case.
 Everything after the mapping — subsets, limits, duplicate ids, strict/lenient — is
-:func:`medrealmm.data.loader.build_dataset`, as for every other format.
+:func:`medrealmm.data.dataset.build_dataset`, as for every other format.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from medrealmm.data.dataset import Dataset, LoadOptions, RawRecord, build_dataset
+from medrealmm.data.formats import register_format, required_path
 from medrealmm.data.jsonl_io import iter_jsonl_records
-from medrealmm.data.loader import Dataset, LoadOptions, RawRecord, build_dataset
 from medrealmm.schema import CaseError
 
 log = logging.getLogger(__name__)
@@ -214,3 +215,9 @@ def read_healthbench(path: Path | str, *, name: str = "healthbench",
     log.info("HealthBench at %s: %d file(s)", path, len(files))
     return build_dataset(iter_healthbench_records(path), name=name, root=root, source=str(path),
                          options=options or LoadOptions())
+
+
+@register_format("healthbench")
+def _load_healthbench(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
+    path = required_path(conf, "healthbench")
+    return read_healthbench(path, name=conf.get("name") or "healthbench", options=options)

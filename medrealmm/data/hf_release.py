@@ -25,8 +25,9 @@ from typing import Any
 import polars as pl
 import pyarrow.parquet as pq
 
+from medrealmm.data.dataset import Dataset, LoadOptions, RawRecord, build_dataset
+from medrealmm.data.formats import KNOWN_KEYS, register_format, warn_unknown
 from medrealmm.data.images import derived_image_path
-from medrealmm.data.loader import Dataset, LoadOptions, RawRecord, build_dataset
 from medrealmm.schema import CaseError
 
 log = logging.getLogger(__name__)
@@ -568,3 +569,9 @@ def read_hf_release(conf: Mapping[str, Any], *, options: LoadOptions | None = No
         source=str(root),
         options=options or LoadOptions.from_mapping(conf),
     )
+
+
+@register_format("hf_release", "hf")
+def _load_hf_release(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
+    warn_unknown(conf, KNOWN_KEYS | HF_KEYS)
+    return read_hf_release(conf, options=options)

@@ -2,18 +2,21 @@
 
 This is the human-readable interchange format: diffable, greppable, editable by hand. Image
 bytes never go into the JSONL; image paths are relative to the folder holding ``cases.jsonl``.
+Formats ``jsonl`` and ``sample`` (the bundled sample dataset, a JSONL folder inside the package).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from medrealmm.atomic import write_lines
+from medrealmm.data.dataset import Dataset, LoadOptions, RawRecord, build_dataset
+from medrealmm.data.formats import register_format, required_path
 from medrealmm.data.images import export_images
-from medrealmm.data.loader import Dataset, LoadOptions, RawRecord, build_dataset
 from medrealmm.schema import Case, CaseError
 
 log = logging.getLogger(__name__)
@@ -101,11 +104,29 @@ def write_jsonl(dataset: Dataset, out_dir: Path | str) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     cases = export_images(dataset.cases, dataset.image_bytes, out_dir)
     target = out_dir / CASES_FILE
-    tmp = target.with_name(target.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        for case in cases:
-            fh.write(case_to_json(case))
-            fh.write("\n")
-    tmp.replace(target)
+    write_lines(target, (case_to_json(case) for case in cases))
     log.info("wrote %d cases to %s", len(cases), target)
     return target
+
+
+def sample_dir() -> Path:
+    """Where the bundled sample dataset lives inside the installed package."""
+    import medrealmm
+
+    return Path(medrealmm.__file__).parent / "data" / "sample"
+
+
+@register_format("jsonl")
+def _load_jsonl(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
+    return read_jsonl(required_path(conf, "jsonl"), name=conf.get("name"), options=options)
+
+
+@register_format("sample")
+def _load_sample(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
+    root = Path(conf["path"]) if conf.get("path") else sample_dir()
+    if not (root / CASES_FILE).is_file():
+        raise FileNotFoundError(
+            f"the bundled sample dataset is missing: {root / CASES_FILE} not found "
+            "(reinstall medrealmm, or build it with medrealmm.data.sample_builder)"
+        )
+    return read_jsonl(root, name=conf.get("name") or "sample", options=options)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pyarrow.parquet as pq
 
+from medrealmm import atomic
+from medrealmm.data.dataset import Dataset, LoadOptions, RawRecord, build_dataset
+from medrealmm.data.formats import register_format, required_path
 from medrealmm.data.images import export_images
-from medrealmm.data.loader import Dataset, LoadOptions, RawRecord, build_dataset
 from medrealmm.schema import Case, CaseError
 
 log = logging.getLogger(__name__)
@@ -77,10 +79,8 @@ def write_parquet(dataset: Dataset, path: Path | str, embed_images: bool = True)
     path.parent.mkdir(parents=True, exist_ok=True)
     cases = export_images(dataset.cases, dataset.image_bytes, path.parent, embed=embed_images)
     df = pl.DataFrame([_case_row(c) for c in cases], schema=PARQUET_SCHEMA, orient="row")
-    tmp = path.with_name(path.name + ".tmp")
     # small row groups so a reader can stream a file of embedded images batch by batch
-    df.write_parquet(tmp, compression="zstd", row_group_size=BATCH_ROWS if embed_images else 4096)
-    tmp.replace(path)
+    atomic.write_parquet(path, df, compression="zstd", row_group_size=BATCH_ROWS if embed_images else 4096)
     log.info("wrote %d cases to %s (images %s)", len(cases), path, "embedded" if embed_images else "as files")
     return path
 
@@ -141,3 +141,8 @@ def read_parquet(
     return build_dataset(
         iter_parquet_records(path), name=name or path.stem, root=path.parent, source=str(path), options=opts
     )
+
+
+@register_format("parquet")
+def _load_parquet(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
+    return read_parquet(required_path(conf, "parquet"), name=conf.get("name"), options=options)

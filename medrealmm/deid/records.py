@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from medrealmm.data.images import resolve_image_path
-from medrealmm.data.jsonl_io import CASES_FILE, iter_jsonl_records
+from medrealmm.data import CASES_FILE, iter_jsonl_records
 from medrealmm.schema import CaseError
 
 KEPT_FIELDS: tuple[str, ...] = ("id", "department", "intent", "stage", "patient", "turns", "y_orig", "rubric")

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from medrealmm.atomic import write_rows
-from medrealmm.data.loader import subset_key
+from medrealmm.data import subset_key
 from medrealmm.data.specialty import assign, load_groups
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
 from medrealmm.csvsafe import safe_cell, unsafe_cell

@@ -50,7 +50,7 @@ def labels_from(spec: Any) -> dict[str, list[str]]:
     instances with the label sets of the benchmark they join (``mccp.annotate.labels_from``)."""
     from collections import Counter
 
-    from medrealmm.data.loader import load_dataset
+    from medrealmm.data import load_dataset
 
     data = dict(spec) if isinstance(spec, dict) else {"format": "jsonl", "path": str(spec)}
     data.setdefault("check_images", False)
