@@ -107,7 +107,7 @@ def as_alpha(mask: Image.Image, blur: float = 0.0) -> np.ndarray:
     return np.asarray(mask, dtype=np.float32)[..., None] / 255.0
 
 
-def blend(arr: np.ndarray, color: Sequence[float], alpha: np.ndarray) -> np.ndarray:
+def blend(arr: np.ndarray, color: Sequence[float] | np.ndarray, alpha: np.ndarray) -> np.ndarray:
     """Paint ``color`` over ``arr`` with per-pixel ``alpha`` (h, w, 1) in [0, 1]."""
     return arr * (1 - alpha) + np.asarray(color, dtype=np.float32) * alpha
 
