@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from medrealmm.inference.base import Backend, ChatRequest, Sampling
+from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
 from medrealmm.inference.generate import chunks, derived_seed
 
 UNPARSEABLE = "unparseable"
@@ -29,12 +29,62 @@ class Outcome:
     value: Any = None
     attempts: int = 0
     error: str | None = None
+    completion: Completion | None = field(default=None, repr=False)   # the last one received
 
 
 def engine_error_code(error: str) -> str:
     """An engine error reduced to its exception name: the message may quote the prompt."""
     head = error.split(":", 1)[0].strip()
     return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]{0,60}", head) else ENGINE_ERROR
+
+
+def ask_rounds(backend: Backend, items: Sequence[tuple[str, list[dict[str, Any]]]], *,
+               parse: Callable[[str | None], Any], sampling: Sampling, json_schema: dict[str, Any] | None,
+               max_retries: int, retry_temperature: float, seed: int,
+               chat_template_kwargs: dict[str, Any] | None, tally: Counter[str], desc: str,
+               retry_engine_errors: bool = True) -> list[Outcome]:
+    """The one retry loop: ask every ``(key, messages)`` item in one ``chat`` per round.
+
+    Round 0 samples with ``sampling``; each later round asks again for the answers ``parse`` could not
+    read (``None``), at ``max(temperature, retry_temperature)`` with a seed derived from the key and the
+    round. An engine error is asked again only with ``retry_engine_errors`` (an HTTP backend has already
+    retried its transport errors). ``tally`` counts ``requests``, ``chat_calls``, ``retries`` (requests
+    after the first round), ``prompt_tokens`` and ``cached_tokens``. Each outcome keeps its last
+    completion; its ``error`` is :data:`UNPARSEABLE` or :func:`engine_error_code` — never engine text."""
+    outcomes = [Outcome() for _ in items]
+    todo = list(range(len(items)))
+    for attempt in range(max_retries + 1):
+        if not todo:
+            break
+        temperature = max(sampling.temperature, retry_temperature) if attempt else sampling.temperature
+        reqs = [ChatRequest(items[i][1], replace(sampling, temperature=temperature,
+                                                 seed=derived_seed(seed, items[i][0], attempt)),
+                            json_schema=json_schema, chat_template_kwargs=dict(chat_template_kwargs or {}))
+                for i in todo]
+        outs = backend.chat(reqs, desc=desc + (f" retry {attempt}" if attempt else ""))
+        if len(outs) != len(reqs):
+            raise RuntimeError(f"backend returned {len(outs)} completions for {len(reqs)} requests")
+        tally["requests"] += len(reqs)
+        tally["chat_calls"] += 1
+        tally["prompt_tokens"] += sum(o.prompt_tokens or 0 for o in outs)
+        tally["cached_tokens"] += sum(o.cached_tokens or 0 for o in outs)
+        if attempt:
+            tally["retries"] += len(reqs)
+        again = []
+        for i, out in zip(todo, outs, strict=True):
+            o = outcomes[i]
+            o.attempts += 1
+            o.completion = out
+            value = parse(out.text) if out.error is None else None
+            if value is None:
+                o.value = None
+                o.error = engine_error_code(out.error) if out.error is not None else UNPARSEABLE
+                if out.error is None or retry_engine_errors:
+                    again.append(i)
+            else:
+                o.value, o.error = value, None
+        todo = again
+    return outcomes
 
 
 def ask_batched(backend: Backend, items: Sequence[tuple[str, list[dict[str, Any]]]], *,
@@ -44,40 +94,18 @@ def ask_batched(backend: Backend, items: Sequence[tuple[str, list[dict[str, Any]
     """Ask every ``(key, messages)`` item; one ``chat`` per chunk (and per retry round of that chunk).
 
     Shared by the agents and the annotators: a ``parse`` result of ``None`` is retried and finally
-    left as ``None`` with error ``unparseable`` (or the engine error's exception name)."""
+    left as ``None`` with error ``unparseable`` (or the engine error's exception name). ``stats`` counts
+    ``requests``, ``chat_calls`` and ``retries``."""
     if chunk_size < 1 or max_retries < 0:
         raise ValueError("chunk_size must be >= 1 and max_retries >= 0")
-    outcomes = [Outcome() for _ in items]
+    outcomes: list[Outcome] = []
     for chunk in chunks(list(range(len(items))), chunk_size):
-        todo = list(chunk)
-        for attempt in range(max_retries + 1):
-            if not todo:
-                break
-            temperature = max(sampling.temperature, retry_temperature) if attempt else sampling.temperature
-            reqs = [ChatRequest(items[i][1],
-                                Sampling(temperature=temperature, top_p=sampling.top_p, top_k=sampling.top_k,
-                                         max_tokens=sampling.max_tokens,
-                                         seed=derived_seed(seed, items[i][0], attempt),
-                                         repetition_penalty=sampling.repetition_penalty,
-                                         presence_penalty=sampling.presence_penalty, stop=sampling.stop),
-                                json_schema=json_schema, chat_template_kwargs=dict(chat_template_kwargs or {}))
-                    for i in todo]
-            outs = backend.chat(reqs, desc=desc + (f" retry {attempt}" if attempt else ""))
-            if len(outs) != len(reqs):
-                raise RuntimeError(f"backend returned {len(outs)} completions for {len(reqs)} requests")
-            stats["requests"] += len(reqs)
-            stats["chat_calls"] += 1
-            if attempt:
-                stats["retries"] += len(reqs)
-            again = []
-            for i, out in zip(todo, outs, strict=True):
-                o = outcomes[i]
-                o.attempts += 1
-                value = parse(out.text) if out.error is None else None
-                if value is None:
-                    o.error = engine_error_code(out.error) if out.error is not None else UNPARSEABLE
-                    again.append(i)
-                else:
-                    o.value, o.error = value, None
-            todo = again
+        tally: Counter[str] = Counter()
+        outcomes += ask_rounds(backend, [items[i] for i in chunk], parse=parse, sampling=sampling,
+                               json_schema=json_schema, max_retries=max_retries,
+                               retry_temperature=retry_temperature, seed=seed,
+                               chat_template_kwargs=chat_template_kwargs, tally=tally, desc=desc)
+        for k in ("requests", "chat_calls", "retries"):
+            if tally[k]:
+                stats[k] += tally[k]
     return outcomes

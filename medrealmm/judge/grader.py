@@ -11,14 +11,17 @@ judge would only repeat itself.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tqdm import tqdm
 
-from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
-from medrealmm.inference.generate import chunks, derived_seed
+from medrealmm.inference.ask import UNPARSEABLE as ASK_UNPARSEABLE
+from medrealmm.inference.ask import ask_rounds
+from medrealmm.inference.base import Backend, Sampling
+from medrealmm.inference.generate import chunks
 from medrealmm.inference.prompts import image_identity, inline_images
 from medrealmm.judge.parse import parse_verdict
 from medrealmm.judge.prompts import VERDICT_SCHEMA, JudgePromptConfig, judge_messages
@@ -69,47 +72,30 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
                 prompt: JudgePromptConfig, image_bytes: Callable[[ImageRef], bytes], max_retries: int,
                 retry_temperature: float, structured: bool, chat_template_kwargs: dict[str, Any], seed: int,
                 stats: dict[str, int]) -> list[dict[str, Any]]:
-    """Judge a chunk; retry unreadable verdicts up to ``max_retries`` times with fresh seeds."""
+    """Judge a chunk; retry unreadable verdicts up to ``max_retries`` times with fresh seeds.
+
+    An engine error is not asked again here: the backend has retried it already, and asking again
+    would multiply its retries. It is stored by its exception name only (its message may quote the
+    prompt: patient text)."""
     image_url = inline_images(image_bytes)
-    messages = [judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_url) for it in items]
-    first = Sampling.from_config(sampling_cfg)
-    retry = dict(temperature=max(first.temperature, retry_temperature))
-    last: dict[int, Completion] = {}
-    parsed: dict[int, Any] = {}
-    attempts = dict.fromkeys(range(len(items)), 0)
-    todo = list(range(len(items)))
-    for attempt in range(max_retries + 1):
-        if not todo:
-            break
-        reqs = [ChatRequest(messages[i],
-                            Sampling.from_config(sampling_cfg, seed=derived_seed(seed, items[i].key, attempt),
-                                                 **(retry if attempt else {})),
-                            json_schema=VERDICT_SCHEMA if structured else None,
-                            chat_template_kwargs=dict(chat_template_kwargs or {})) for i in todo]
-        outs = backend.chat(reqs, desc=f"judge {judge}" + (f" retry {attempt}" if attempt else ""))
-        stats["requests"] += len(reqs)
-        stats["prompt_tokens"] += sum(o.prompt_tokens or 0 for o in outs)
-        stats["cached_tokens"] += sum(o.cached_tokens or 0 for o in outs)
-        again = []
-        for i, out in zip(todo, outs, strict=True):
-            attempts[i] += 1
-            last[i] = out
-            verdict = parse_verdict(out.text) if out.error is None else None
-            if verdict is not None:
-                parsed[i] = verdict
-            elif out.error is None:  # unreadable: ask again. A transport error was retried by the backend
-                again.append(i)      # already; asking again here would multiply its retries.
-        if attempt:
-            stats["retries"] += len(todo)
-        todo = again
+    asks = [(it.key, judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_url))
+            for it in items]
+    tally: Counter[str] = Counter()
+    outcomes = ask_rounds(backend, asks, parse=parse_verdict, sampling=Sampling.from_config(sampling_cfg),
+                          json_schema=VERDICT_SCHEMA if structured else None, max_retries=max_retries,
+                          retry_temperature=retry_temperature, seed=seed, chat_template_kwargs=chat_template_kwargs,
+                          tally=tally, desc=f"judge {judge}", retry_engine_errors=False)
+    for k in ("requests", "retries", "prompt_tokens", "cached_tokens"):
+        stats[k] += tally[k]
     records = []
-    for i, it in enumerate(items):
-        out, v = last[i], parsed.get(i)
+    for it, o in zip(items, outcomes, strict=True):
+        v = o.value
         if v is None:
             stats["unscored"] += 1
+        error = None if v else (UNPARSEABLE if o.error == ASK_UNPARSEABLE else o.error)
         records.append(_record(it, judge, met=None if v is None else v.met,
-                               rationale=None if v is None else v.rationale, raw=out.text,
-                               attempts=attempts[i], error=None if v else (out.error or UNPARSEABLE)))
+                               rationale=None if v is None else v.rationale,
+                               raw=o.completion.text if o.completion else None, attempts=o.attempts, error=error))
     return records
 
 
