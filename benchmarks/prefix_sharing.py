@@ -54,7 +54,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    from medrealmm.testing.tiny_models import ensure_tiny_model
+    from medrealmm.inference.tiny_models import ensure_tiny_model
 
     model_dir = str(ensure_tiny_model("vl", tempfile.mkdtemp(prefix="tiny-")))
     ds = load_dataset({"format": "sample", "limit": args.cases})

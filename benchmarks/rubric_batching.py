@@ -42,7 +42,7 @@ def main() -> None:
     args = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
     from medrealmm.inference.vllm_backend import VLLMBackend
-    from medrealmm.testing.tiny_models import ensure_tiny_model
+    from medrealmm.inference.tiny_models import ensure_tiny_model
 
     model_dir = str(ensure_tiny_model("vl", tempfile.mkdtemp(prefix="tiny-")))
     backend = VLLMBackend("tiny", model_dir, engine={"max_model_len": 8192, "max_num_seqs": 64,

@@ -85,7 +85,7 @@ def main() -> None:
     work = Path(args.keep or tempfile.mkdtemp(prefix="medrealmm-slurm-bench-")).resolve()
     work.mkdir(parents=True, exist_ok=True)
     state, cache = work / "cluster", work / "cache"
-    from medrealmm.testing.tiny_models import ensure_tiny_model
+    from medrealmm.inference.tiny_models import ensure_tiny_model
 
     ensure_tiny_model("vl", cache)   # built once, outside every timing
     base = ["preset=smoke", f"paths.cache={cache}"] + ([f"data.limit={args.limit}"] if args.limit else [])

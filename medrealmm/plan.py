@@ -125,7 +125,7 @@ def _counter(role: dict[str, Any], cfg: dict[str, Any], image_bytes: Any):
     from medrealmm.inference.token_count import PromptCounter
 
     if role.get("tiny"):
-        from medrealmm.testing.tiny_models import ensure_tiny_model
+        from medrealmm.inference.tiny_models import ensure_tiny_model
 
         folder = ensure_tiny_model(role["tiny"], str(Path(cfg["paths"]["cache"]).expanduser()))
     else:

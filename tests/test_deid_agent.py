@@ -253,7 +253,7 @@ if __name__ == "__main__":
     from medrealmm.inference.base import Sampling
     from medrealmm.inference.engines import make_backend
 
-    from medrealmm.testing.tiny_models import tiny_engine_config
+    from medrealmm.inference.tiny_models import tiny_engine_config
 
     role, backend_cfg = tiny_engine_config("text")
     backend = make_backend(role, backend_cfg, cache_dir=sys.argv[1], seed=0)

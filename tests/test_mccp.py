@@ -417,7 +417,7 @@ if __name__ == "__main__":
 
     cache, root, data = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
     cons = [Consultation.model_validate_json(x) for x in (data / "kept.jsonl").read_text().splitlines()]
-    from medrealmm.testing.tiny_models import tiny_engine_config
+    from medrealmm.inference.tiny_models import tiny_engine_config
     out = {}
     for kind, mode in (("text", "text"), ("vl", "multimodal")):
         role, backend_cfg = tiny_engine_config(kind)

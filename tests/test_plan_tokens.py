@@ -58,7 +58,7 @@ def test_image_tokens_follow_the_real_qwen2_5_vl_processor() -> None:
     from PIL import Image
 
     from medrealmm.inference.token_count import PromptCounter
-    from medrealmm.testing.tiny_models import CHAT_TEMPLATE
+    from medrealmm.inference.tiny_models import CHAT_TEMPLATE
 
     shared = shared_dir()
 

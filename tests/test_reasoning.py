@@ -96,7 +96,7 @@ def test_effort_applied_is_read_off_the_real_template(tiny_cache, tmp_path, capl
     from medrealmm.inference.prompts import PromptConfig
     from medrealmm.inference.transformers_backend import TransformersBackend
     from medrealmm.store import Store
-    from medrealmm.testing.tiny_models import CHAT_TEMPLATE, ensure_tiny_model
+    from medrealmm.inference.tiny_models import CHAT_TEMPLATE, ensure_tiny_model
 
     reads = CHAT_TEMPLATE.replace("'<|im_start|>assistant\\n'",
                                   "'<|im_start|>assistant\\n' + ('effort: ' + reasoning_effort + '\\n' "

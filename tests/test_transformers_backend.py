@@ -15,7 +15,7 @@ import time
 import pytest
 
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
-from medrealmm.testing.tiny_models import ensure_tiny_model
+from medrealmm.inference.tiny_models import ensure_tiny_model
 
 pytestmark = pytest.mark.engine
 
@@ -269,7 +269,7 @@ def test_close_frees_the_model(tiny_cache):
 
 
 def test_chat_template_override_and_kwargs(vl, text_model, caplog):
-    from medrealmm.testing.tiny_models import CHAT_TEMPLATE
+    from medrealmm.inference.tiny_models import CHAT_TEMPLATE
 
     template = "{% if preamble %}<|im_start|>system\n病历摘要如下<|im_end|>\n{% endif %}" + CHAT_TEMPLATE
     for be in (vl, text_model):

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from medrealmm.testing.tiny_models import CHAT_TEMPLATE
+from medrealmm.inference.tiny_models import CHAT_TEMPLATE
 from tests.conftest import cli, read_tables, run_dir
 
 pytestmark = pytest.mark.engine

@@ -26,7 +26,7 @@ def validate(cfg: dict[str, Any]) -> int:
     if model.get("tiny"):
         from pathlib import Path
 
-        from medrealmm.testing.tiny_models import ensure_tiny_model
+        from medrealmm.inference.tiny_models import ensure_tiny_model
 
         counter = text_token_counter(str(ensure_tiny_model(model["tiny"], str(Path(cfg["paths"]["cache"]).expanduser()))))
     elif not model.get("online") and model.get("path"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from medrealmm.inference.base import Backend
@@ -60,7 +61,7 @@ class ModelUnavailable(RuntimeError):
 def resolve_model_path(role: dict[str, Any], cache_dir: str) -> str:
     """A local model folder: tiny test models are built, hub models fetched once (or found cached)."""
     if role.get("tiny"):
-        from medrealmm.testing.tiny_models import ensure_tiny_model
+        from medrealmm.inference.tiny_models import ensure_tiny_model
 
         return str(ensure_tiny_model(role["tiny"], cache_dir))
     path = str(role["path"])
@@ -97,42 +98,53 @@ def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
     return stable_hash({"role": {k: role.get(k) for k in keys}, "backend": backend})
 
 
+def _vllm(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
+    from medrealmm.inference.vllm_backend import VLLMBackend
+
+    engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
+    return VLLMBackend(role["name"], resolve_model_path(role, cache_dir), engine=engine, cpu=backend.get("cpu"),
+                       device=backend.get("device", "auto"), seed=seed,
+                       structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
+                       chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"))
+
+
+def _transformers(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
+    from medrealmm.inference.transformers_backend import TransformersBackend
+
+    opts = {**{k: v for k, v in backend.items() if k not in ("kind",)}, **(role.get("transformers") or {})}
+    return TransformersBackend(role["name"], resolve_model_path(role, cache_dir), seed=seed,
+                               chat_template=role.get("chat_template"), **opts)
+
+
+def _openai(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
+    import os
+
+    from medrealmm.inference.openai_backend import OpenAIBackend
+
+    path = role.get("server_model") or role.get("path") or role["name"]  # the server holds the weights: its name
+    key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
+    return OpenAIBackend(role["name"], path, backend["base_url"], api_key=key,
+                         concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
+                         max_retries=backend.get("max_retries", 5), backoff_s=backend.get("backoff_s", 1.0),
+                         backoff_max_s=backend.get("backoff_max_s", 30.0),
+                         structured=backend.get("structured", "response_format"),
+                         extra_body=backend.get("extra_body"),
+                         retry_budget_s=backend.get("retry_budget_s", 900.0),
+                         check_timeout_s=backend.get("check_timeout_s", 10.0),
+                         check_model=backend.get("check_model", True))
+
+
+#: Engine builders by ``backend.kind`` (conf/backend/). Each imports its engine only when called: building
+#: one never loads another's heavy dependencies (vLLM, torch, HTTP clients).
+BACKENDS: dict[str, Callable[..., Backend]] = {"vllm": _vllm, "transformers": _transformers, "openai": _openai}
+
+
 def make_backend(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
     kind = backend["kind"]
-    if kind == "openai":  # the server holds the weights; send the name it serves them under
-        path = role.get("server_model") or role.get("path") or role["name"]
-    else:
-        path = resolve_model_path(role, cache_dir)
-    name = role["name"]
-    if kind == "vllm":
-        from medrealmm.inference.vllm_backend import VLLMBackend
-
-        engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
-        return VLLMBackend(name, path, engine=engine, cpu=backend.get("cpu"),
-                           device=backend.get("device", "auto"), seed=seed,
-                           structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
-                           chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"))
-    if kind == "transformers":
-        from medrealmm.inference.transformers_backend import TransformersBackend
-
-        opts = {**{k: v for k, v in backend.items() if k not in ("kind",)}, **(role.get("transformers") or {})}
-        return TransformersBackend(name, path, seed=seed, chat_template=role.get("chat_template"), **opts)
-    if kind == "openai":
-        import os
-
-        from medrealmm.inference.openai_backend import OpenAIBackend
-
-        key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
-        return OpenAIBackend(name, path, backend["base_url"], api_key=key,
-                             concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
-                             max_retries=backend.get("max_retries", 5), backoff_s=backend.get("backoff_s", 1.0),
-                             backoff_max_s=backend.get("backoff_max_s", 30.0),
-                             structured=backend.get("structured", "response_format"),
-                             extra_body=backend.get("extra_body"),
-                             retry_budget_s=backend.get("retry_budget_s", 900.0),
-                             check_timeout_s=backend.get("check_timeout_s", 10.0),
-                             check_model=backend.get("check_model", True))
-    raise ValueError(f"unknown backend kind {kind!r}: use vllm, transformers or openai (conf/backend/)")
+    build = BACKENDS.get(kind)
+    if build is None:
+        raise ValueError(f"unknown backend kind {kind!r}: use {', '.join(BACKENDS)} (conf/backend/)")
+    return build(role, backend, cache_dir=cache_dir, seed=seed)
 
 
 class EnginePool:
