@@ -46,7 +46,7 @@ class TextDetector:
             spans += self.rules.find(text)
         if self.statistical is not None:
             spans += self.statistical.find(text)
-        merged = merge_spans(_places_over_names(spans))
+        merged = _join_touching_places(merge_spans(_places_over_names(spans)))
         if not self.policy.staff_names:
             merged = self._drop_staff_names(text, merged)
         return merged
@@ -70,6 +70,18 @@ def _places_over_names(spans: list[Span]) -> list[Span]:
         return spans
     return [s for s in spans if s.category != "NAME"
             or not any(p.start <= s.start and s.end <= p.end and (p.start, p.end) != (s.start, s.end) for p in places)]
+
+
+def _join_touching_places(spans: list[Span]) -> list[Span]:
+    """Address parts found apart that touch (朝阳区 + 望京) become one address: one placeholder."""
+    out: list[Span] = []
+    for s in spans:
+        if out and s.category == "ADDRESS" == out[-1].category and out[-1].end == s.start:
+            prev = out.pop()
+            detectors = "+".join(sorted(set(prev.detector.split("+")) | set(s.detector.split("+"))))
+            s = Span(prev.start, s.end, "ADDRESS", detectors)
+        out.append(s)
+    return out
 
 
 def build_text_detector(text_cfg: Mapping[str, Any] | None = None) -> TextDetector:

@@ -278,6 +278,8 @@ _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州
           "公寓": _COMP, "大厦": _COMP, "苑": _COMP, "大街": _ROAD, "大道": _ROAD, "胡同": _ROAD, "路": _ROAD, "街": _ROAD,
           "巷": _ROAD}
 _LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到)[:：\s]*$")
+# a living-place verb earlier in the same clause (我们住城西那边的金色家园)
+_CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
 _ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编")
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
@@ -494,6 +496,9 @@ def _addresses(t: str, out: list[_Found]) -> None:
         j = s
         while j > lo and _cjk(t[j - 1]):
             j -= 1
+        raw_start = j
+        while raw_start < s and t[raw_start] in _HARD_STOP:
+            raw_start += 1
         adjacent = bool(units) and j == prev_end
         if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]):
             adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address
@@ -503,6 +508,10 @@ def _addresses(t: str, out: list[_Found]) -> None:
                 k = max(raw, s - (1 if level == _ROAD else 2))
                 if k < j and not any(c in _HARD_STOP for c in t[k:j]):
                     j = k
+        if level == _COMP and s - j < 2 and s - raw_start >= 2 and t[s - 1] in _COMPOUND_TAIL:
+            j = max(raw_start, s - 3)                 # 幸福里小区: 里 ends a compound's name, not a clause
+            while j < s - 2 and t[j] in _HARD_STOP:
+                j += 1
         if j == s:  # no name of its own: 中关村 + 大街, 城市 + 花园
             if units and units[-1].end == s:
                 units[-1].end, units[-1].level = e, level
@@ -521,7 +530,7 @@ def _addresses(t: str, out: list[_Found]) -> None:
             if _overlaps(out, s, e):
                 continue
             if s > 0 and t[s - 1] in _COMPOUND_TAIL:  # 碧桂园3栋2单元: take the compound's name too
-                j = _left_boundary(t, s, max(0, s - 8))
+                j = _left_boundary(t, s, max(0, s - 12))
                 if s - j >= 2:
                     s = j
             out.append(_Found(s, e, "ADDRESS"))
@@ -554,6 +563,10 @@ def _extend_unit(t: str, u: _Unit) -> int:
         m = _VILLAGE_GROUP.match(t, u.end)
         if m:
             u.end, u.strong = m.end(), True
+    if u.level in (_DIST, _TOWN, _VILL) and u.name and u.name not in _GENERIC_PLACE:   # 科技园南区8栋
+        m = _BUILDING_AFTER.match(t, u.end)
+        if m and m.end() > u.end and re.search(r"栋|幢|单元|号楼", m.group()):
+            u.end, u.strong = m.end(), True
     return u.end
 
 
@@ -562,12 +575,13 @@ def _mark_strong(t: str, units: list[_Unit]) -> None:
         suffix = t[u.start + len(u.name):u.end]
         if u.strong:
             continue
-        named = ((u.level == _COMP and suffix.startswith("小区"))
-                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会")))
-                 or (u.level == _TOWN and suffix.startswith("街道")))
+        named = ((u.level == _COMP and suffix.startswith(("小区", "家园", "花园", "公寓", "新村")))
+                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会", "村")))
+                 or (u.level == _TOWN and suffix.startswith(("街道", "镇", "乡"))))
         if named and _proper(u.name):  # 翠湖社区: after 住在/家住/地址, or chained to another place
             chained = (i > 0 and u.adjacent) or (i + 1 < len(units) and units[i + 1].adjacent)
-            u.strong = chained or _LOCATION_CUE.search(t, max(0, u.start - 4), u.start) is not None
+            u.strong = (chained or _LOCATION_CUE.search(t, max(0, u.start - 4), u.start) is not None
+                        or _CLAUSE_CUE.search(t, max(0, u.start - 14), u.start) is not None)
         elif u.level == _TOWN and i + 1 < len(units) and units[i + 1].adjacent and units[i + 1].level == _VILL:
             u.strong = units[i + 1].strong = True                  # 李楼乡王庄村
         elif u.level == _DIST and u.name and u.name not in _GENERIC_PLACE:

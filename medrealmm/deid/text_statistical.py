@@ -138,6 +138,7 @@ _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
 _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
+_PLACE_SUFFIX_CHARS = frozenset("村镇乡屯寨区县市省州路街巷")
 _VERB_AFTER_NAME = frozenset("开去来说讲打问拿送陪带找看买交签填约挂讲提")
 _TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
 
@@ -214,7 +215,7 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if tok.tag in ("nr", "nrfg") and len(tok.word) > sl + 1:
             # the segmenter glued the verb after a name into its person word (武晓静开, 邵华去)
             ends += [(e, i, -0.5) for e in range(tok.start + sl + 1, min(tok.end, tok.start + sl + 3))
-                     if t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME]
+                     if (t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME) and t[e] not in _PLACE_SUFFIX_CHARS]
         # a name glued to the word after it (朱凤 + 英收): end inside a token, before a name-final word
         ends += [(e, j, -0.5) for j in range(i + 1, min(i + 3, n)) for e in range(toks[j].start + 1, toks[j].end)
                  if t[e] in NAME_RIGHT and toks[j].end - e == 1]
@@ -346,10 +347,43 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
             if w in gaz.district_short and tok.tag in ("ns", "nr", "nz"):
                 out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
                 continue
+        if len(w) >= 2 and w in gaz.district_short and k > 0 and (
+                gaz.level(toks[k - 1].word) is not None or any(p.end == tok.start for p, _ in out)):
+            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 南通 + 海门: a county after its city
+            continue
         span = _suffixed_place(t, toks, k, gaz) if w[-1] in _PLACE_LAST else None
         if span is not None:
-            out.append((span, True))
+            # a town or village whose suffix sits inside the word (张江镇, 王庄村) is a place, whatever a
+            # name candidate says about its first characters
+            inside = span.start == tok.start and len(w) >= 3 and w[-1] in "镇乡村屯寨"
+            out.append((span, not inside))
+    # a county's short form with a suffix the gazetteer no longer has (双流县 is 双流区 since 2016)
+    for m in _ADMIN_END_RX.finditer(t):
+        e = m.end() - 1
+        for length in (3, 2):
+            if e - length >= 0 and t[e - length:e] in gaz.district_short and m.group() in "县区市":
+                out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
+                break
+    _neighbourhoods(t, toks, gaz, out)
     return out
+
+
+_NEIGHBOURHOOD_END = re.compile(r"[，,。；;！!？?\s]|附近|这边|那边|一带|旁边|周边|这里|那里|那块|$")
+
+
+def _neighbourhoods(t: str, toks: Sequence[Token], gaz: Gazetteer, out: list[tuple[Span, bool]]) -> None:
+    """A neighbourhood right after a district (朝阳区望京, 昌平回龙观): a proper noun of 2-4 characters
+    the dictionary lacks or tags as a place, ending the clause or before 附近/这边."""
+    ends = {p.end for p, _ in out if p.category == "ADDRESS"}
+    for k, tok in enumerate(toks):
+        if tok.start not in ends or not 2 <= len(tok.word) <= 4 or not all(_cjk(c) for c in tok.word):
+            continue
+        if tok.tag not in ("ns", "nz", "nr", "nt") and word_frequency(tok.word) > 0:
+            continue
+        if gaz.level(tok.word) == "province" or tok.word[-1] in "的了是在":
+            continue
+        if _NEIGHBOURHOOD_END.match(t, tok.end):
+            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
 
 
 def _with_province(t: str, span: Span, gaz: Gazetteer) -> Span:
