@@ -85,6 +85,11 @@ FOUND = [
     ("地址：深圳市南山区科技园南区8栋", "南山区科技园南区8栋"),
     ("住在双流县城，去市里要一小时。", "双流县"),                         # a county's former suffix
     ("来自江苏南通海门，想挂专家号。", "海门"),                           # a county after its city
+    ("市妇幼的医生说没事。", "市妇幼"),                                   # a level + a specialty's short form
+    ("在爱尔眼科做的近视手术。", "爱尔眼科"),                             # a chain named without a suffix
+    ("在仁济东院做的手术。", "仁济东院"),                                 # a campus after a short name
+    ("上次在301看的，这次还去。", "301"),
+    ("温暖，女，28岁，月经不调。", "温暖"),                               # sex and age after a word-like name
 ]
 
 
@@ -102,7 +107,8 @@ KEPT = [
     # brand names that start with a surname, a city naming a dish or product, values after a date cue
     "孩子喝了王老吉和加多宝。", "金嗓子喉片和黄氏响声丸哪个好？", "吃了白云山的板蓝根。", "马应龙痔疮膏效果怎么样？",
     "平时喜欢吃兰州拉面。", "喝了一瓶青岛啤酒就过敏了。", "复查是6.5，比上次低。", "住院3.5天就出院了。",
-    "手术1.5小时左右。", "复查6.5mmol/L，还要吃药吗？",
+    "手术1.5小时左右。", "复查6.5mmol/L，还要吃药吗？", "我们县中医比较少。",
+    "患者，男，45岁，咳嗽。", "孩子，女，3岁，发烧。",
 ]
 
 

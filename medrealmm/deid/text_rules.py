@@ -322,6 +322,9 @@ _AMBIGUOUS_PREV = frozenset("的找请问")
 _PLACE_FINAL = frozenset("村镇乡屯寨区县市省州路街巷人")
 _TITLE_PREV = frozenset("的是找请问给跟让叫被把对与及或位谢等像经向和由从了帮看挂约在听科院室")
 # a medical-record header: 张伟，男，45岁 / 张伟（女）
+_AGE_AFTER_HEADER = re.compile(r"\s*[,，、(（]\s*(?:男|女)性?\s*[,，、)）]\s*\d{1,3}\s*(?:岁|周岁)")
+_HEADER_NOT_NAMES = frozenset("患者 病人 病患 孩子 宝宝 小孩 本人 男孩 女孩 老人 家属 儿子 女儿 爷爷 奶奶 主诉 性别 年龄 "
+                              "姓名 一般 基本 常规 简介 信息 情况 资料 病史 现病史 既往史".split())
 _RECORD_HEADER = re.compile(r"(?:^|(?<=[\s,，。;；:：]))(?P<n>[\u4e00-\u9fff]{2,4})(?=\s*[,，、(（]\s*(?:男|女)(?:性)?\s*[,，、)）])")
 
 
@@ -732,8 +735,13 @@ def _names(t: str, out: list[_Found]) -> None:
             out.append(_Found(s, e, "NAME"))
     for m in _RECORD_HEADER.finditer(t):
         s, e = m.span("n")
-        if not _overlaps(out, s, e) and _name_at(t, s, strong=True) == e:
+        if _overlaps(out, s, e):
+            continue
+        if _name_at(t, s, strong=True) == e:
             out.append(_Found(s, e, "NAME"))
+        elif (e - s in (2, 3) and _surname_len(t, s) and _AGE_AFTER_HEADER.match(t, e)
+              and t[s:e] not in _HEADER_NOT_NAMES and not any(c in STOP_CHARS for c in t[s + 1:e])):
+            out.append(_Found(s, e, "NAME"))          # 温暖，女，28岁: sex and age make even a word a name
     for m in _GREETING.finditer(t):
         s, e = m.span("n")
         if _overlaps(out, s, e):

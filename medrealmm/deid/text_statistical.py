@@ -456,6 +456,12 @@ _NUMBERED_TAIL = re.compile(r"(?:大学)?(?:附属)?(?:第?" + _ZH_ORD + r"附�
 _HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过)$")
 _HOSPITAL_CONTEXT_AFTER = re.compile(r"(?:看|查|做|住院|就诊|复查|复诊|挂号|挂|手术|医生|专家|大夫|教授|主任|"
                                      r"的医生|的专家|的大夫|的教授|的主任|开的|拍的|确诊|诊断|治疗|那边|门诊|急诊)")
+_CAMPUS = re.compile(r"[东西南北]院(?:区)?|分院|本部|总院|[\u4e00-\u9fff]{2}院区")
+# hospital and clinic chains named without a suffix (在爱尔眼科做的): each name is one organisation
+_HOSPITAL_BRANDS = re.compile(r"爱尔眼科|普瑞眼科|何氏眼科|华厦眼科|爱康国宾|美年大健康|瑞慈体检|和睦家|美中宜和|"
+                              r"通策口腔|拜博口腔|瑞尔齿科|卓正医疗|玛丽妇婴|新世纪妇儿|新世纪儿童")
+# a level with a specialty's short form (市妇幼, 县中医, 省肿瘤) before a verb or the clause's end
+_LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|中医|肿瘤|儿童|胸科|精卫|口腔)(?=[的看去查做开住拍生挂，,。！？!?\s]|$)")
 _HOSP_TAIL = re.compile(r"(?:医院|门诊部|诊所|卫生院|卫生室|卫生服务中心|卫生服务站|医疗中心|医学中心|保健院|医馆|中医馆)")
 _HOSP_LEFT_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j", "n", "m", "b"})
 _HOSP_LEFT_STOP = frozenset("在去到从和跟与或及是的了就也还又再才已我你他她您这那该哪家住找看做查转送给把被对往回来入如")
@@ -468,15 +474,21 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
             out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
         for m in _ORDINAL_HOSPITAL.finditer(t):
             out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+        for m in _LEVEL_SHORT.finditer(t):
+            out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
     for m in _NUMBERED_TAIL.finditer(t):
         span = _numbered_hospital(t, toks, gaz, m.start(), m.end())
         if span is not None:
             out.append(span)
     for k, tok in enumerate(toks):
-        if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2 and _cjk(tok.word[0]):
-            before = t[max(0, tok.start - 4):tok.start]
-            if _HOSPITAL_CONTEXT_BEFORE.search(before) or _HOSPITAL_CONTEXT_AFTER.match(t, tok.end):
-                out.append(Span(tok.start, tok.end, "HOSPITAL", DETECTOR))
+        if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2:
+            before = _HOSPITAL_CONTEXT_BEFORE.search(t[max(0, tok.start - 4):tok.start]) is not None
+            after = _HOSPITAL_CONTEXT_AFTER.match(t, tok.end) is not None
+            campus = _CAMPUS.match(t, tok.end)
+            if before and after or (_cjk(tok.word[0]) or campus) and (before or after or campus):   # 301: both
+                out.append(Span(tok.start, campus.end() if campus else tok.end, "HOSPITAL", DETECTOR))
+    for m in _HOSPITAL_BRANDS.finditer(t):
+        out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
     for m in _HOSP_TAIL.finditer(t):
         span = _hospital_by_tokens(t, toks, gaz, m.start(), m.end())
         if span is not None:
