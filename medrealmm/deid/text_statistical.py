@@ -113,6 +113,7 @@ NOT_NAMES: frozenset[str] = frozenset("""
 吴太 叶开泰 陈李济 胡庆余堂 雷允上 童涵春 蔡同德 方回春堂 施尔康 伊可新 贝因美 飞鹤 君乐宝 伊利 蒙牛 美赞臣 惠氏 雀巢
 雅培 合生元 贝亲 娃哈哈 康师傅 白大夫 史克 严迪 易坦静 沐舒坦 贺普丁 贺维力 韦瑞德 康恩贝 康缘 步长 以岭 万通 九芝堂
 东阿 福牌 朗迪 钙尔奇 迪巧 纽崔莱 安利 白云 江小白 田七 甘霖 金戈 万艾可 希爱力 柯尼卡 宋河 洪湖 许氏 范志
+贾第 郎中 韩式 欧式 美式 日式 中式 法式
 """.split())
 
 # Characters that end a given name: particles, pronouns, verbs and clinical words (a smaller set than
@@ -122,7 +123,7 @@ NOT_GIVEN: frozenset[str] = frozenset(
     "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
     "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
     "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，"
-    "村镇乡屯寨区县市省路街巷副")
+    "村镇乡屯寨区县市省州路街巷副氏式")
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -133,6 +134,7 @@ _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|
 _SAY_AFTER = re.compile(r"表示|介绍|认为|指出|称|告诉|透露|回答|觉得|感觉|发现|说过|提到|问|答|也|还|曾|正|将|已|被|对|把|给")
 
 _NAME_RIGHT_WORDS = re.compile(r"(?:今天|昨天|明天|现在|刚才|最近|一直|已经|目前|这次|上次|这边|那边|一起|两人|"
+                               r"发来|发了|发给|打来|打了|打电话|过来|回来|来了|去了|值班|接诊|"
                                r"女士|先生|同志|老师|阿姨|叔叔|爷爷|奶奶|妈妈|爸爸|家属|本人|患者|病人|你好|您好)")
 _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液|注射液|注射|针|喷雾|气雾|滴眼|滴耳|滴鼻|滴剂|凝胶|搽剂|"
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
@@ -163,14 +165,18 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     given = cand[sl:]
     if not given or len(given) > 2 or any(c in NOT_GIVEN for c in given):
         return -9.0
-    if cand in NOT_NAMES or cand[:2] in NOT_NAMES or cand in COMMON_WORDS or cand[:2] in COMMON_WORDS \
-            or cand[:3] in COMMON_WORDS or place:
+    if cand in NOT_NAMES or cand in COMMON_WORDS or cand[:3] in COMMON_WORDS or place:
+        return -9.0
+    prefix_word = cand[:2] in NOT_NAMES or cand[:2] in COMMON_WORDS
+    if prefix_word and (len(cand) == 2 or sl == 2 or not tagged_person or given[-1] not in GIVEN_NAME_CHARS):
         return -9.0
     if len(given) == 2 and given[0] == given[1] == cand[0]:
         return -9.0
     if len(given) == 1 and given == cand[0]:
         return -9.0                                   # 常常, 明明: reduplicated words
     score = 2.5 if tagged_person else 1.5 if tagged_surname else 0.0
+    if prefix_word:
+        score -= 3.0                                  # 王子 + 涵: a word that a given-name character extends
     score += sum(1.0 if c in GIVEN_NAME_CHARS else -1.5 for c in given)
     sur = cand[:sl]
     if sur in AMBIGUOUS_SURNAMES and sl == 1:
@@ -211,6 +217,7 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if not sl:
             continue
         best: tuple[int, int, float] | None = None
+        scored: list[tuple[int, int, float]] = []
         ends = [(toks[j].end, j, 0.0) for j in range(i, min(i + 3, n))]
         if tok.tag in ("nr", "nrfg") and len(tok.word) > sl + 1:
             # the segmenter glued the verb after a name into its person word (武晓静开, 邵华去)
@@ -228,9 +235,16 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
             alone = tok.tag in ("nr", "nrfg") and len(tok.word) == sl and j > i    # 杨 + 建新: the surname tagged alone
             place = gaz.level(cand) is not None
             score = bonus + name_score(t, tok.start, end, tagged_person=tagged, place=place, tagged_surname=alone)
+            scored.append((tok.start, end, score))
             if best is None or score > best[2]:
                 best = (tok.start, end, score)
         if best is not None:
+            # a shorter name that stops before a character no name ends on (严屹 + 宽说) gives way to
+            # the longer one that ends at a boundary, when that one passes as a name too
+            if best[1] < len(t) and _cjk(t[best[1]]) and t[best[1]] not in NAME_RIGHT:
+                longer = [c for c in scored if c[1] > best[1] and c[2] >= NAME_THRESHOLD]
+                if longer:
+                    best = max(longer, key=lambda c: c[2])
             out.append(best)
     return out
 
@@ -245,7 +259,7 @@ _NOT_CHILD_NAMES = frozenset("""
 """.split())
 
 
-_NICKNAME_CUE = re.compile(r"(?:叫|小名|乳名|小名叫|乳名叫)(?P<n>[\u4e00-\u9fff]{2})(?=[，,。！？!?\s、]|$)")
+_NICKNAME_CUE = re.compile(r"(?:叫|小名|乳名|小名叫|乳名叫|名字是|名字叫|叫做)(?P<n>[\u4e00-\u9fff]{2})(?=[，,。！？!?\s、]|$)")
 
 
 def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
