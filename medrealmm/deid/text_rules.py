@@ -145,6 +145,7 @@ _ANCHORED = re.compile(
 _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHONE", "account": "URL",
                     "post": "ADDRESS"}
 
+_HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID|昵称)?\s*(?:是|:|：)?\s*(?P<h>@[\w\u4e00-\u9fff.\-]{2,24})")
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
                      + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB)
@@ -788,6 +789,8 @@ class RuleDetector:
             out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
         if (has_alpha or has_digit) and ("@" in t or "." in t):
             _web(t, out)
+        if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
+            out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
         if "DATE" in want and (has_digit or "月" in t):
             _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
         if "HOSPITAL" in want and _HOSP_GATE.search(t):
