@@ -164,7 +164,7 @@ def execute(command: str, cfg_node) -> None:
                 raise RunFailed(f"report: {e}") from e
             return
         if command in ("corpus", "mccp"):
-            from medrealmm.corpus.funnel import run_corpus
+            from medrealmm.deid.funnel_step import run_corpus
             from medrealmm.mccp import run_mccp
 
             try:

@@ -15,7 +15,8 @@ import pytest
 from PIL import Image
 
 from medrealmm.config import compose
-from medrealmm.corpus.funnel import REVIEW_REASON, _private_dir, deid_stamp, reviewer_marks, run_corpus
+from medrealmm.corpus import REVIEW_REASON
+from medrealmm.deid.funnel_step import _private_dir, deid_stamp, reviewer_marks, run_corpus
 from medrealmm.corpus.schema import Consultation
 from medrealmm.deid.review import apply_decisions
 
@@ -187,7 +188,7 @@ def test_rerun_reuses_the_deid_output(first_run, caplog) -> None:
     before = {f: (deid_out / f).stat().st_mtime_ns for f in watched}
     kept_before = (out / "consultations.jsonl").read_bytes()
     os.utime(logs)                                      # touched, same content: still the same input
-    with caplog.at_level("INFO", logger="medrealmm.corpus.funnel"):
+    with caplog.at_level("INFO", logger="medrealmm.deid.funnel_step"):
         res = run_corpus(compose_cfg(logs, outputs))
     assert "reusing" in caplog.text
     assert {f: (deid_out / f).stat().st_mtime_ns for f in watched} == before
@@ -281,7 +282,7 @@ def test_discard_review_rebuilds_with_a_warning(first_run, tmp_path: Path, caplo
     deid_out = out / "deid" / "output"
     apply_decisions(deid_out, _decisions(tmp_path / "d.csv", REMASK))
     stamp = (deid_out / "funnel_input.sha256").read_text()
-    with caplog.at_level("WARNING", logger="medrealmm.corpus.funnel"):
+    with caplog.at_level("WARNING", logger="medrealmm.deid.funnel_step"):
         res = run_corpus(compose_cfg(logs, outputs, "deid.image.pad=6", "corpus.deid.discard_review=true"))
     assert "discard_review=true" in caplog.text and "review again" in caplog.text
     assert (deid_out / "funnel_input.sha256").read_text() != stamp
@@ -313,7 +314,7 @@ def private_tmp(tmp_path: Path, monkeypatch) -> Path:
 
 
 def test_a_failing_stage_leaves_no_unmasked_input(tmp_path: Path, private_tmp: Path, monkeypatch) -> None:
-    import medrealmm.deid.build
+    import medrealmm.deid.funnel_step
 
     logs = raw_logs(tmp_path / "raw")
     outputs = tmp_path / "outputs"
@@ -336,7 +337,7 @@ def test_a_failing_stage_leaves_no_unmasked_input(tmp_path: Path, private_tmp: P
                     assert (stage_in.parent / e["content"]).is_file()
         raise RuntimeError("killed")
 
-    monkeypatch.setattr(medrealmm.deid.build, "run_deid", crash)
+    monkeypatch.setattr(medrealmm.deid.funnel_step, "run_deid", crash)
     with pytest.raises(RuntimeError, match="killed"):
         run_corpus(compose_cfg(logs, outputs))
     assert len(seen) == 1 and not seen[0].parent.exists() and not list(private_tmp.iterdir())

@@ -326,7 +326,7 @@ def test_funnel_report_renders(cmtmedqa_result, tmp_path):
 
 
 def test_run_corpus_from_config(tmp_path):
-    from medrealmm.corpus.funnel import run_corpus
+    from medrealmm.corpus import run_corpus
 
     logs = tmp_path / "logs.jsonl"
     rows = [cons([P(), img(), D(), P(), D(), P()], f"c{i}", "皮肤科") for i in range(3)]
@@ -346,7 +346,7 @@ def test_the_bundled_raw_logs_walk_through_the_funnel(tmp_path) -> None:
     import json
 
     from medrealmm.config import compose
-    from medrealmm.corpus.funnel import run_corpus
+    from medrealmm.corpus import run_corpus
 
     res = run_corpus(compose(["corpus.input=sample", f"paths.outputs={tmp_path}"]))
     dropped = {d.id: d.stage for d in res.dropped}

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from medrealmm.corpus.funnel import dialogue_quality, run_corpus
+from medrealmm.corpus import run_corpus
+from medrealmm.corpus.funnel import dialogue_quality
 from medrealmm.corpus.quality_llm import REASONS, SCHEMA, DialogueQualityJudge, parse_quality
 from medrealmm.corpus.schema import Consultation, Event
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
@@ -254,7 +255,7 @@ def test_llm_check_closes_its_engine_and_checks_on_failure_first(tmp_path: Path,
     bad ``on_failure`` is refused before any engine loads."""
     import medrealmm.inference.engines
     from medrealmm.config import compose
-    from medrealmm.corpus.funnel import _llm_check
+    from medrealmm.corpus.build import _llm_check
 
     events: list[str] = []
 

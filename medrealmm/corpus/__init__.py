@@ -1,1 +1,45 @@
-"""Phase 1: raw consultation logs, their importers, and the funnel that turns them into candidates."""
+"""Phase 1 — corpus construction: raw consultation logs in (:mod:`.importers`), the funnel of filtering
+stages (:mod:`.funnel`), its report (:mod:`.funnel_report`), and the ``medrealmm corpus`` command
+(:mod:`.build`). De-identification, stage 4, belongs to :mod:`medrealmm.deid` and is handed in."""
+
+from medrealmm.corpus.build import DeidStageFactory, run_corpus
+from medrealmm.corpus.funnel import (
+    DEID,
+    OUT_KEPT,
+    REVIEW,
+    REVIEW_REASON,
+    STAGES,
+    Dropped,
+    FunnelResult,
+    LLMCheck,
+    StageHook,
+    StageResult,
+    copy_images,
+    read_input,
+    recorded_stage,
+    run_funnel,
+    write_funnel,
+)
+from medrealmm.corpus.schema import Consultation, Event
+
+__all__ = [
+    "DEID",
+    "OUT_KEPT",
+    "REVIEW",
+    "REVIEW_REASON",
+    "STAGES",
+    "Consultation",
+    "DeidStageFactory",
+    "Dropped",
+    "Event",
+    "FunnelResult",
+    "LLMCheck",
+    "StageHook",
+    "StageResult",
+    "copy_images",
+    "read_input",
+    "recorded_stage",
+    "run_corpus",
+    "run_funnel",
+    "write_funnel",
+]

@@ -41,7 +41,11 @@ Stages, in order (:data:`STAGES`):
    human review (``medrealmm deid-review``) run as their own commands; when their results are given
    (the deid ``out_dir``, its ``removed.jsonl``, or a mapping ``id -> reason``) the funnel records the
    cases they removed as two more stages. From a ``removed.jsonl``, reviewer rejections
-   (``"rejected by reviewer"``) belong to ``review`` and every other row to ``deid``.
+   (``"rejected by reviewer"``) belong to ``review`` and every other row to ``deid``. Run *inside* the
+   funnel (``corpus.deid.enabled``), stage 4 is a callable that the de-identification phase provides
+   (:func:`medrealmm.deid.funnel_step.deid_step`): this module never imports ``deid``.
+
+The ``medrealmm corpus`` command around the funnel (config, outputs, report) is :mod:`.build`.
 """
 
 from __future__ import annotations
@@ -57,10 +61,10 @@ from typing import Any
 
 import polars as pl
 
-from medrealmm.atomic import write_lines
+from medrealmm.atomic import write_bytes, write_lines, write_parquet
 from medrealmm.config import plain
 from medrealmm.corpus.schema import Consultation
-from medrealmm.data import subset_key
+from medrealmm.data import resolve_image_path, subset_key
 from medrealmm.schema import CaseError
 from medrealmm.csvsafe import write_csv
 
@@ -466,7 +470,7 @@ def write_funnel(result: FunnelResult, out_dir: str | Path) -> Path:
     write_lines(out / OUT_ERRORS, (json.dumps({"case": e.case_id, "field": e.field, "file": e.file,
                                                 "reason": e.reason}, ensure_ascii=False) for e in result.errors))
     write_csv(result.counts, out / f"{OUT_COUNTS}.csv")
-    result.counts.write_parquet(out / f"{OUT_COUNTS}.parquet")
+    write_parquet(out / f"{OUT_COUNTS}.parquet", result.counts)
     log.info("funnel: %d consultation(s) kept, %d dropped, written to %s", len(result.kept), len(result.dropped), out)
     return out
 
@@ -474,10 +478,6 @@ def write_funnel(result: FunnelResult, out_dir: str | Path) -> Path:
 def copy_images(kept: Sequence[Consultation], root: Path, out: Path) -> int:
     """Copy the images of the kept consultations next to ``consultations.jsonl`` (same relative paths),
     so the output folder is self-contained for ``medrealmm mccp``. Paths outside ``root`` are refused."""
-    import shutil
-
-    from medrealmm.data.images import resolve_image_path
-
     n = 0
     for c in kept:
         for e in c.events:
@@ -493,7 +493,7 @@ def copy_images(kept: Sequence[Consultation], root: Path, out: Path) -> int:
                 continue
             if source != target.resolve():
                 target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(source, target)
+                write_bytes(target, source.read_bytes())
                 n += 1
     if n:
         log.info("copied %d image(s) of the kept consultations to %s", n, out)
@@ -510,322 +510,3 @@ def read_input(path: str | Path, fmt: str = "jsonl", mapping: Mapping[str, Any] 
     if fmt == "cmtmedqa":
         return read_cmtmedqa(path)
     raise ValueError(f"corpus.format must be 'jsonl' or 'cmtmedqa', not {fmt!r}")
-
-
-def _resolved(cfg: Any) -> dict[str, Any]:
-    """A plain dict with ``${...}`` interpolations resolved (an OmegaConf node or a dict read from YAML)."""
-    from omegaconf import OmegaConf
-    from omegaconf.errors import OmegaConfBaseException
-
-    node = OmegaConf.create(cfg) if isinstance(cfg, dict) else cfg
-    try:
-        return OmegaConf.to_container(node, resolve=True)  # type: ignore[return-value]
-    except (OmegaConfBaseException, ValueError) as e:
-        raise ValueError(f"corpus config cannot be resolved: {e}") from None
-
-
-def _llm_check(cfg: dict[str, Any], pool_box: list[Any]) -> LLMCheck | None:
-    """The batched LLM quality check of ``corpus.dialogue_quality.llm`` on the model/backend groups.
-
-    Its engine is closed as soon as the check has run (the deid text agent, later in the funnel, may load
-    its own engine for the same model: never two big engines at once); ``pool_box`` gets the pool so the
-    caller closes it too when the check is never called."""
-    c = dict((cfg["corpus"].get("dialogue_quality") or {}).get("llm") or {})
-    if not c.get("enabled"):
-        return None
-    on_failure = str(c.get("on_failure", "keep"))
-    if on_failure not in ("keep", "drop"):     # before any engine loads
-        raise ValueError(f"corpus.dialogue_quality.llm.on_failure must be 'keep' or 'drop', not {on_failure!r}")
-    from medrealmm.corpus.quality_llm import DialogueQualityJudge
-    from medrealmm.inference.base import Sampling
-    from medrealmm.inference.engines import EnginePool
-
-    seed = int(cfg["run"]["seed"])
-    pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), seed)
-    pool_box.append(pool)
-
-    def check(consultations: Sequence[Consultation]) -> list[str | None]:
-        try:
-            judge = DialogueQualityJudge(pool.get(cfg["model"], cfg["backend"]),
-                                         sampling=Sampling.from_config(c.get("sampling"), seed=seed),
-                                         max_retries=int(c.get("max_retries", 2)),
-                                         chunk_size=int(c.get("chunk_size", 64)),
-                                         structured=bool(c.get("structured", True)),
-                                         chat_template_kwargs=dict(cfg["model"].get("chat_template_kwargs") or {}),
-                                         seed=seed, on_failure=on_failure)
-            return judge(consultations)
-        finally:
-            pool.close()
-
-    return check
-
-
-_STAMP_FILE = "funnel_input.sha256"
-_STAMP_WHAT = {"input": "the consultations that reach de-identification (corpus.input or an earlier funnel stage)",
-               "deid": "the deid config (deid.*)",
-               "model": "the deid agent's model (model.*, with deid.text.agent=true)"}
-
-
-def _json_bytes(x: Any) -> bytes:
-    return json.dumps(x, sort_keys=True, default=str).encode()
-
-
-def _stamp_config(cfg: Mapping[str, Any]) -> tuple[dict[str, Any], Any | None]:
-    """The deid options that shape its output, and the model config when the LLM agent masks text (else None)."""
-    d = {k: v for k, v in cfg["deid"].items() if k not in ("input", "out_dir", "review")}
-    agent = bool((cfg["deid"].get("text") or {}).get("agent"))
-    return d, (cfg.get("model") if agent else None)
-
-
-def deid_stamp(body: str, cfg: Mapping[str, Any]) -> str:
-    """The reuse stamp of the funnel's deid output: the consultations reaching it (``body``, JSONL), the deid
-    config and, when the LLM agent is on (``deid.text.agent``), the model config. Without the agent it is the
-    stamp earlier versions wrote, so their outputs stay reusable."""
-    import hashlib
-
-    d, model = _stamp_config(cfg)
-    payload = body.encode() + _json_bytes(d)
-    if model is not None:
-        payload += b"\0model\0" + _json_bytes(model)
-    return hashlib.sha256(payload).hexdigest()
-
-
-def _stamp_parts(body: str, cfg: Mapping[str, Any]) -> dict[str, str]:
-    """A hash per ingredient of :func:`deid_stamp`, so a refusal can say what changed."""
-    import hashlib
-
-    d, model = _stamp_config(cfg)
-    parts = {"input": hashlib.sha256(body.encode()).hexdigest(), "deid": hashlib.sha256(_json_bytes(d)).hexdigest()}
-    if model is not None:
-        parts["model"] = hashlib.sha256(_json_bytes(model)).hexdigest()
-    return parts
-
-
-def _read_stamp(path: Path) -> tuple[str | None, dict[str, str]]:
-    """(stamp, parts) of a stamp file: the stamp on its first line, then ``name hash`` lines (absent in files
-    written by earlier versions)."""
-    if not path.is_file():
-        return None, {}
-    lines = path.read_text(encoding="utf-8").split("\n")
-    parts = dict(line.split(" ", 1) for line in lines[1:] if " " in line.strip())
-    return (lines[0].strip() or None), parts
-
-
-def _what_changed(old: Mapping[str, str], new: Mapping[str, str]) -> str:
-    if not old:
-        return "the input or the deid config (the earlier stamp does not say which)"
-    changed = [_STAMP_WHAT[k] for k in _STAMP_WHAT if old.get(k) != new.get(k)]
-    return " and ".join(changed) or "the input or the deid config"
-
-
-def reviewer_marks(out: Path) -> list[str]:
-    """What ``medrealmm deid-review`` left in a deid output (:func:`medrealmm.deid.review.apply_decisions`):
-    rejections in ``removed.jsonl`` (reason ``"rejected by reviewer"``) and the ``review`` trail it appends to a
-    case's ``audit.jsonl`` row for every decision (accept, reject, remask), or a ``reviewer`` detector. Empty when
-    no reviewer decision was applied."""
-    marks = []
-    rejected = reviewed = 0
-    if (out / "removed.jsonl").is_file():
-        with (out / "removed.jsonl").open(encoding="utf-8") as f:
-            rejected = sum(1 for line in f if line.strip() and json.loads(line).get("reason") == REVIEW_REASON)
-    if (out / "audit.jsonl").is_file():
-        with (out / "audit.jsonl").open(encoding="utf-8") as f:
-            for line in f:
-                if not line.strip():
-                    continue
-                a = json.loads(line)
-                detectors = ([s.get("detector") for t in a.get("texts") or [] for s in t.get("spans") or []]
-                             + [b.get("detector") for im in a.get("images") or [] for b in im.get("boxes") or []])
-                reviewed += bool(a.get("review")) or "reviewer" in detectors
-    if rejected:
-        marks.append(f"{rejected} reviewer rejection(s) in removed.jsonl")
-    if reviewed:
-        marks.append(f"{reviewed} case(s) with reviewer decisions (accept/remask) in audit.jsonl")
-    return marks
-
-
-def _private_dir(key: str) -> Path:
-    """A new empty folder only this user can read, for the stage's unmasked input: in the system's temporary
-    folder, never under the outputs, so a run killed mid-way (OOM, Slurm time limit) leaves no unmasked copy
-    there. Its path is stable for ``key`` (this user, this deid output) because the deid stage keys its
-    resumable parts on the image paths it reads: a rerun after a crash then resumes instead of starting over.
-    Where that path is taken by something that is not this user's private folder, a fresh
-    ``tempfile.mkdtemp`` one is used (the run then starts over)."""
-    import os
-    import shutil
-    import stat
-    import tempfile
-
-    uid = os.getuid() if hasattr(os, "getuid") else None
-    path = Path(tempfile.gettempdir()) / f"medrealmm-deid-{uid if uid is not None else 'user'}-{key[:16]}"
-    try:
-        st: os.stat_result | None = os.lstat(path)
-    except FileNotFoundError:
-        st = None
-    if st is not None:
-        if stat.S_ISDIR(st.st_mode) and (uid is None or st.st_uid == uid) and not st.st_mode & 0o077:
-            shutil.rmtree(path)            # a killed run's unmasked input: ours, private; start it afresh
-        else:
-            log.warning("funnel deid: %s is not a private folder of this user; using a fresh temporary one "
-                        "(an interrupted run then starts over)", path)
-            return Path(tempfile.mkdtemp(prefix="medrealmm-deid-"))
-    try:
-        path.mkdir(mode=0o700)
-    except FileExistsError:                # created meanwhile by someone else
-        return Path(tempfile.mkdtemp(prefix="medrealmm-deid-"))
-    path.chmod(0o700)
-    return path
-
-
-def deid_step(cfg: dict[str, Any], root: Path, work: Path, *,
-              review: bool = True) -> Callable[[list[Consultation]], StageResult]:
-    """Stage 4 inside the funnel: ``medrealmm deid`` (config ``deid.*``) on the consultations that
-    reached it; the kept ones come back *masked*. The results are reused while the input and the
-    deid config (and the agent's model, see :func:`deid_stamp`) are unchanged, so reviewer decisions
-    applied with ``medrealmm deid-review deid.out_dir=<work>/output`` survive a rerun of the funnel
-    (which then records them as ``review``). When they changed and reviewer decisions were applied,
-    rebuilding would undo them (the output is rebuilt from the pre-review parts): the step refuses
-    (ValueError) unless ``corpus.deid.discard_review=true``.
-
-    The stage's unmasked input (the consultations' JSONL and image copies) lives in a private
-    temporary folder (:func:`_private_dir`) while it runs, never under ``work``."""
-    import shutil
-
-    discard_review = bool(((cfg.get("corpus") or {}).get("deid") or {}).get("discard_review", False))
-    stale = work / "input"                 # where earlier versions put the stage's unmasked input
-    if stale.exists() or stale.is_symlink():
-        log.warning("funnel deid: removing %s, an unmasked stage input left by an earlier run", stale)
-        if stale.is_dir() and not stale.is_symlink():
-            shutil.rmtree(stale)
-        else:
-            stale.unlink()
-
-    def step(items: list[Consultation]) -> StageResult:
-        import hashlib
-
-        from medrealmm.deid.build import run_deid
-
-        stage_out = work / "output"
-        body = "".join(json.dumps(c.model_dump(mode="json"), ensure_ascii=False) + "\n" for c in items)
-        stamp, parts = deid_stamp(body, cfg), _stamp_parts(body, cfg)
-        stamp_file = stage_out / _STAMP_FILE
-        old_stamp, old_parts = _read_stamp(stamp_file)
-        if (stage_out / "cases.jsonl").is_file() and old_stamp == stamp:
-            log.info("funnel deid: reusing %s (same input and deid config; reviewer decisions kept)", stage_out)
-        else:
-            marks = reviewer_marks(stage_out) if (stage_out / "cases.jsonl").is_file() else []
-            if marks:
-                what = (_what_changed(old_parts, parts) if old_stamp
-                        else "the input or the deid config (the earlier run left no stamp)")
-                if not discard_review:
-                    raise ValueError(
-                        f"funnel deid: {what} changed since {stage_out} was built, and reviewer decisions were "
-                        f"applied there ({'; '.join(marks)}). Rebuilding it would silently undo them (what a "
-                        "reviewer masked or rejected could come back). Either keep the old input and config (rerun "
-                        "the corpus with what built it), or set corpus.deid.discard_review=true to rebuild, then "
-                        f"review again (medrealmm deid-review deid.out_dir={stage_out})")
-                log.warning("funnel deid: %s changed; corpus.deid.discard_review=true: rebuilding %s and discarding "
-                            "the reviewer decisions applied there (%s): review again with `medrealmm deid-review "
-                            "deid.out_dir=%s`", what, stage_out, "; ".join(marks), stage_out)
-            # the stage's input: unmasked copies in a private temporary folder, removed when the stage ends
-            # (also when it fails); image paths are relative to the JSONL's folder, as deid reads them
-            stamp_file.unlink(missing_ok=True)      # a run that fails part-way leaves no stamp to reuse
-            stage_in = _private_dir(hashlib.sha256(str(stage_out.resolve()).encode()).hexdigest())
-            try:
-                write_lines(stage_in / OUT_KEPT, body.splitlines())
-                copy_images(items, root, stage_in)
-                # deid's manifest.json (under stage_out) records this temporary path as deid.input: it no
-                # longer exists after the run; the funnel's own manifest names the real input (corpus.input)
-                run_deid({**cfg, "deid": {**cfg["deid"], "input": str(stage_in / OUT_KEPT),
-                                          "out_dir": str(stage_out)}})
-            finally:
-                shutil.rmtree(stage_in, ignore_errors=True)
-            stamp_file.write_text(stamp + "\n" + "".join(f"{k} {v}\n" for k, v in parts.items()))
-        res = recorded_stage(DEID, items, stage_out)
-        masked: dict[str, Consultation] = {}
-        with (stage_out / "cases.jsonl").open(encoding="utf-8") as f:
-            for line in f:
-                if line.strip():
-                    c = Consultation.model_validate_json(line)
-                    masked[c.id] = c
-        kept, dropped = [], list(res.dropped)
-        for c in res.kept:
-            if c.id in masked:
-                kept.append(masked[c.id])
-            elif review:       # rejected by a reviewer: the review stage right after drops it
-                kept.append(c)
-            else:
-                dropped.append((c.id, REVIEW_REASON))
-        return StageResult(DEID, kept, dropped, res.skipped)
-
-    return step
-
-
-def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None) -> FunnelResult:
-    """``medrealmm corpus``: read ``corpus.input``, run the funnel, write outputs and the report."""
-    cfg = _resolved(cfg)
-    corpus = dict(cfg["corpus"])
-    if not corpus.get("input"):
-        raise ValueError("corpus.input is not set: the raw log (JSONL) or dialogue file to build from "
-                         "(corpus.input=sample: the bundled example logs)")
-    if corpus["input"] == "sample":   # the bundled raw logs of the sample benchmark (with noise to drop)
-        from medrealmm.data import sample_dir
-
-        corpus["input"] = str(sample_dir() / "raw_logs.jsonl")
-        cfg = {**cfg, "corpus": corpus}
-    src = Path(corpus["input"]).expanduser()
-    if not src.is_file():
-        raise FileNotFoundError(f"corpus.input {src} does not exist")
-    out_dir = Path(corpus.get("out_dir") or Path(cfg["paths"]["outputs"]) / "corpus" / src.stem)
-    deid_dir = corpus.get("deid_dir")
-    in_funnel = bool((corpus.get("deid") or {}).get("enabled"))
-    if in_funnel and deid_dir:
-        raise ValueError("corpus.deid.enabled=true runs de-identification inside the funnel; corpus.deid_dir records "
-                         "an earlier `medrealmm deid` run instead: set only one of them")
-    deid: StageHook | None = deid_dir
-    review: StageHook | None = deid_dir if deid_dir and corpus.get("record_review", True) else None
-    image_root = src.parent
-    if in_funnel:
-        raw_root = src.parent.resolve()
-        if raw_root == out_dir.resolve() or raw_root.is_relative_to((out_dir / "images").resolve()):
-            raise ValueError(f"corpus.deid.enabled=true: corpus.out_dir {out_dir} holds the input's (unmasked) "
-                             "images, and its images/ folder is replaced by the masked ones: choose another out_dir")
-        deid = deid_step(cfg, src.parent, out_dir / "deid", review=bool(corpus.get("record_review", True)))
-        review = out_dir / "deid" / "output" if corpus.get("record_review", True) else None
-        image_root = out_dir / "deid" / "output"
-    pools: list[Any] = []
-    try:
-        check = llm_check or _llm_check(cfg, pools)
-        result = run_funnel(read_input(src, str(corpus.get("format", "jsonl")), corpus.get("mapping")), corpus,
-                            deid=deid, review=review, llm_check=check)
-    finally:
-        for pool in pools:
-            pool.close()
-    if in_funnel:                           # nothing unmasked may reach the output
-        with (out_dir / "deid" / "output" / "cases.jsonl").open(encoding="utf-8") as f:
-            masked_ids = {json.loads(line)["id"] for line in f if line.strip()}
-        leaked = [c.id for c in result.kept if c.id not in masked_ids]
-        if leaked:
-            raise RuntimeError(f"funnel: {len(leaked)} kept consultation(s) are not in the de-identified output")
-    out = write_funnel(result, out_dir)
-    if in_funnel:       # unmasked copies from an earlier run without deid (or stale masked ones) must not stay
-        images = Path(out) / "images"
-        if images.is_symlink() or images.exists():
-            if images.is_dir() and not images.is_symlink():
-                import shutil
-
-                shutil.rmtree(images)
-            else:
-                images.unlink()
-            log.info("funnel: removed %s from an earlier run before copying the masked images", images)
-    copy_images(result.kept, image_root, Path(out))
-    from medrealmm.corpus.funnel_report import write_report
-
-    write_report(result, out, font=(cfg.get("report") or {}).get("font"))
-    from medrealmm.manifest import build_manifest, write_json
-
-    write_json(Path(out) / "manifest.json", build_manifest(
-        config=cfg, dataset={"input": str(src)}, engines={},
-        stats={"kept": len(result.kept), "dropped": len(result.dropped), "errors": len(result.errors)},
-        seeds={"corpus.department_balance.seed": (corpus.get("department_balance") or {}).get("seed")}))
-    return result

@@ -4,7 +4,7 @@ The paper reports the corpus construction as a funnel with counts; this module t
 :class:`~medrealmm.corpus.funnel.FunnelResult` into tables (Markdown for the README/paper, CSV for
 anything else) and one PNG — a funnel bar chart of the overall counts next to a stage × department
 heatmap of the largest departments — drawn in the report's style and CJK font
-(:mod:`medrealmm.report.figures`), as bytes ready to embed.
+(:mod:`medrealmm.common.plotting`), as bytes ready to embed.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from medrealmm.corpus.funnel import FunnelResult
-from medrealmm.common.plotting import figure_style, label_inches, new_figure, render_png
+from medrealmm.atomic import write_bytes, write_text
 from medrealmm.common.fonts import NoCJKFont
+from medrealmm.common.plotting import figure_style, label_inches, new_figure, render_png
+from medrealmm.corpus.funnel import FunnelResult
 from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
@@ -117,7 +118,7 @@ def write_report(result: FunnelResult, out_dir: str | Path, *, font: str | None 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = {"markdown": out / OUT_MD, "overall": out / OUT_OVERALL, "departments": out / OUT_DEPTS}
-    written["markdown"].write_text(funnel_markdown(result, top), encoding="utf-8")
+    write_text(written["markdown"], funnel_markdown(result, top))
     write_csv(funnel_table(result), written["overall"])
     write_csv(department_table(result), written["departments"])
     try:
@@ -126,5 +127,5 @@ def write_report(result: FunnelResult, out_dir: str | Path, *, font: str | None 
         log.warning("funnel figure left out: %s", e)
     else:
         written["figure"] = out / OUT_PNG
-        written["figure"].write_bytes(png)
+        write_bytes(written["figure"], png)
     return written
