@@ -210,6 +210,15 @@ _DATE_CUED_MD = re.compile(
     r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在)\s*"
     r"(?P<md>" + _M + r"/" + _D + r"|(?:1[0-2]|0[1-9])\." + _D + r"|" + _M + r"\.(?:[12]\d|3[01]))"
     r"(?![\d./%A-Za-z])(?!\s*(?:mmol|mg|g|ml|个|次|倍|cm|mm|度|分|斤|公斤|kg|克|毫|万|元|块|天|小时|周|年|岁|的人|的患者))")
+_DATE_WORDS_AFTER = (r"那天|当天|这天|早上|上午|中午|下午|晚上|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|"
+                     r"检查|抽血|做的|去的|来的|产检|打针|输液|治疗|期间")
+# two bare dates joined as a range before a date word (11.20-11.25住院), a bare date in brackets after a
+# weekday (周三(11/22)), and a lunar-new-year day (大年初三)
+_DATE_EXTRA = re.compile(
+    r"(?<![\d.\-/A-Za-z])(?P<a>" + _M + r"[./]" + _D + r")\s*[-~～至到]\s*(?P<b>" + _M + r"[./]" + _D
+    + r")(?![\d./%])(?=\s*(?:" + _DATE_WORDS_AFTER + r"))"
+    r"|(?<=[周期拜][一二三四五六日天])\s*[(（]\s*(?P<c>" + _M + r"[./]" + _D + r")\s*[)）]"
+    r"|(?P<d>大年初[一二三四五六七八九十])")
 _DAY_ONLY = re.compile(
     r"(?:(?<=上个月)|(?<=下个月)|(?<=这个月)|(?<=本月)|(?<=当月)|(?<=上月)|(?<=下月))\s*" + _D + r"\s*[号日]"
     r"|(?<![\d.\-/A-Za-z月年第])" + _D + r"\s*号(?=\s*(?:那天|当天|这天|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|"
@@ -450,6 +459,10 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
             for m in rx.finditer(t):
                 if not _overlaps(out, *m.span()):
                     out.append(_Found(*m.span(), "DATE"))
+        for m in _DATE_EXTRA.finditer(t):
+            for g in ("a", "b", "c", "d"):
+                if m.group(g) and not _overlaps(out, *m.span(g)):
+                    out.append(_Found(*m.span(g), "DATE"))
         for m in _DATE_CUED_MD.finditer(t):
             if not _overlaps(out, *m.span("md")):
                 out.append(_Found(*m.span("md"), "DATE"))
@@ -791,7 +804,7 @@ class RuleDetector:
             _web(t, out)
         if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
             out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
-        if "DATE" in want and (has_digit or "月" in t):
+        if "DATE" in want and (has_digit or "月" in t or "大年初" in t):
             _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
         if "HOSPITAL" in want and _HOSP_GATE.search(t):
             _hospitals(t, out)
