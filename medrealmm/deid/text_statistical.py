@@ -476,6 +476,15 @@ _HOSPITAL_BRANDS = re.compile(r"爱尔眼科|普瑞眼科|何氏眼科|华厦眼
                               r"通策口腔|拜博口腔|瑞尔齿科|卓正医疗|玛丽妇婴|新世纪妇儿|新世纪儿童")
 # a level with a specialty's short form (市妇幼, 县中医, 省肿瘤) before a verb or the clause's end
 _LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|中医|肿瘤|儿童|胸科|精卫|口腔)(?=[的看去查做开住拍生挂，,。！？!?\s]|$)")
+# a hospital's whole name between a verb of going/being somewhere and its suffix (去了人和医院, 在如意门诊部,
+# 在可可西里卫生院): the rules cut such names at a common character (和, 如, 为, 以) and keep only the rest
+_HOSPITAL_AFTER_VERB = re.compile(
+    r"(?:在|去|到|了|于|转|住|送|进)(?P<h>(?:(?!医院|诊所|门诊|卫生)[^\s\d\W的了是在去到我你他她您这那哪些家个])"
+    r"{2,8}(?:医院|门诊部|诊所|卫生院|卫生服务中心|医疗中心|保健院|中医馆))")
+_HOSPITAL_PREFIX_GENERIC = frozenset("""
+省城 县城 市里 城里 镇上 乡下 乡里 村里 外面 外边 楼下 旁边 对面 门口 隔壁 周围 附近 老家 本市 本县 本省 本区 外地 外省 外市
+大城市 小城市 城市 农村 乡镇 急诊 一般 普通 正规 专门 其他 其它 别的 好点 大点 小点 较大 较小 全国 国内 国外 海外 单位 公司 学校 部队
+""".split())
 _HOSP_TAIL = re.compile(r"(?:医院|门诊部|诊所|卫生院|卫生室|卫生服务中心|卫生服务站|医疗中心|医学中心|保健院|医馆|中医馆)")
 _HOSP_LEFT_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j", "n", "m", "b"})
 _HOSP_LEFT_STOP = frozenset("在去到从和跟与或及是的了就也还又再才已我你他她您这那该哪家住找看做查转送给把被对往回来入如")
@@ -503,6 +512,12 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
                 out.append(Span(tok.start, campus.end() if campus else tok.end, "HOSPITAL", DETECTOR))
     for m in _HOSPITAL_BRANDS.finditer(t):
         out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    for m in _HOSPITAL_AFTER_VERB.finditer(t):
+        h = m.group("h")
+        prefix = _HOSP_TAIL.split(h)[0]
+        if len(prefix) >= 2 and prefix not in _HOSPITAL_PREFIX_GENERIC and not generic_hospital_phrase(h) \
+                and not any(prefix.startswith(g) for g in _HOSPITAL_PREFIX_GENERIC):
+            out.append(Span(*m.span("h"), "HOSPITAL", DETECTOR))
     for m in _HOSP_TAIL.finditer(t):
         span = _hospital_by_tokens(t, toks, gaz, m.start(), m.end())
         if span is not None:
