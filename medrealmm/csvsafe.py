@@ -11,6 +11,8 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_text
+
 __all__ = ["safe_cell", "unsafe_cell", "write_csv"]
 
 _TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
@@ -43,4 +45,4 @@ def write_csv(df: pl.DataFrame, path: str | Path) -> None:
     text_cols = [c for c, t in df.schema.items() if t == pl.String]
     if text_cols:
         df = df.with_columns(pl.col(c).map_elements(safe_cell, return_dtype=pl.String) for c in text_cols)
-    df.write_csv(path)
+    write_text(Path(path), df.write_csv())

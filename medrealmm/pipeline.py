@@ -23,7 +23,7 @@ from medrealmm.inference.generate import GenItem, plan_generations, run_generati
 from medrealmm.inference.prompts import PromptConfig, run_prompt_config
 from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
 from medrealmm.judge.prompts import JudgePromptConfig, run_judge_prompt_config
-from medrealmm import runrecord
+from medrealmm import atomic, runrecord
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import Mode, stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
@@ -140,16 +140,12 @@ def run_settings(ctx: Context) -> dict[str, Any]:
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    import json
-
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    atomic.write_rows(path, rows)
 
 
 def write_table(df: pl.DataFrame, path: Path) -> None:
-    """Parquet written to a temporary name and renamed, so a reader never sees half a table."""
-    tmp = path.with_suffix(".tmp.parquet")
-    df.write_parquet(tmp, statistics=False)
-    tmp.replace(path)
+    """Parquet written whole or not at all, so a reader never sees half a table."""
+    atomic.write_parquet(path, df, statistics=False)
 
 
 # --- generation -----------------------------------------------------------------------------------
@@ -357,7 +353,10 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
     for name, df in tables.items():
         write_table(df, ctx.out_dir / f"{name}.parquet")
     planned = len(plan_gen(ctx))
-    write_summary(ctx, tables, verdicts, planned_replies=planned, modes=model_modes(ctx))
+    write_summary(ctx.out_dir, ctx.cfg, tables, verdicts, dataset=ctx.dataset.name, cases=len(ctx.dataset.cases),
+                  rejected_cases=len(ctx.dataset.errors),
+                  truncated=ctx.truncated.height if ctx.truncated is not None else 0, record=ctx.record,
+                  planned_replies=planned, modes=model_modes(ctx))
     return {**tables, "verdicts": verdicts, "planned_replies": planned}
 
 

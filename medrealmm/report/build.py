@@ -15,6 +15,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm import atomic
 from medrealmm.report.analyses import (
     SPECIALTY,
     ReportOptions,
@@ -364,7 +365,7 @@ def _manifest_section(b: Builder, runs: RunSet) -> None:
 
 # --- entry point ---------------------------------------------------------------------------------
 
-def _physician_labels(cfg: dict[str, Any]) -> pl.DataFrame | None:
+def configured_physician_labels(cfg: dict[str, Any]) -> pl.DataFrame | None:
     from medrealmm.scoring import physician_labels
 
     phys = cfg["report"].get("physicians") or {}
@@ -407,7 +408,7 @@ def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[st
         log.warning("departments without a specialty group: %s", missing)
     mapping = pl.DataFrame([{"department": d, "group": g, "assigned_by": how} for d, (g, how) in assigned.items()],
                            schema={"department": pl.String, "group": pl.String, "assigned_by": pl.String})
-    labels = _physician_labels(cfg)
+    labels = configured_physician_labels(cfg)
     tables = build_tables(runs, opts, labels=labels)
     phys_csv = (rep.get("physicians") or {}).get("csv")
     if phys_csv:
@@ -464,11 +465,11 @@ def write_report(cfg: dict[str, Any]) -> ReportPaths:
     paths = ReportPaths(out / "report.html", out / "report.md", out / "tables", out / "figures")
     paths.tables.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():
-        df.write_parquet(paths.tables / f"{name}.parquet")
+        atomic.write_parquet(paths.tables / f"{name}.parquet", df)
         write_csv(df, paths.tables / f"{name}.csv")
     write_figures(doc, paths.figures)
-    paths.markdown.write_text(render_markdown(doc, "figures"), encoding="utf-8")
-    paths.html.write_text(render_html(doc), encoding="utf-8")
+    atomic.write_text(paths.markdown, render_markdown(doc, "figures"))
+    atomic.write_text(paths.html, render_html(doc))
     write_json(out / "manifest.json", build_manifest(
         config=cfg, dataset={"name": cfg["data"]["name"]}, engines={},
         stats={"runs": [r.name for r in runs.runs], "run_ids": [r.run_id for r in runs.runs],

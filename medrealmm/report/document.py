@@ -16,6 +16,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_bytes
 from medrealmm.common.tables import cell, markdown_table
 
 
@@ -199,6 +200,6 @@ def write_figures(doc: Document, folder: Path) -> list[Path]:
         for b in s.blocks:
             if isinstance(b, Figure):
                 p = folder / f"{b.name}.png"
-                p.write_bytes(b.png)
+                write_bytes(p, b.png)
                 paths.append(p)
     return paths

@@ -14,6 +14,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm import atomic
 from medrealmm.common.tables import markdown_table
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def collect(runs_root: Path, *, selection: str = "full") -> tuple[pl.DataFrame, 
 def write_leaderboard(cfg: dict[str, Any]) -> Path:
     root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
     board, notes = collect(root, selection=str((cfg.get("report") or {}).get("selection", "full")))
-    board.write_parquet(root / "leaderboard.parquet")
+    atomic.write_parquet(root / "leaderboard.parquet", board)
     cols = ["rank", "model", "mode", "judge", "score", "ci_low", "ci_high", "n_scored", "n_excluded", "selection",
             "run"]
     from medrealmm.report.build import judge_provenance
@@ -57,6 +58,6 @@ def write_leaderboard(cfg: dict[str, Any]) -> Path:
     if notes["left_out"]:
         text += ("\nLeft out, over part of the dataset (`report.selection=all` ranks them too): "
                  + "; ".join(notes["left_out"]) + "\n")
-    (root / "leaderboard.md").write_text(text, encoding="utf-8")
+    atomic.write_text(root / "leaderboard.md", text)
     log.info("leaderboard of %d runs in %s\n%s", board.height, root / "leaderboard.md", board.select(cols))
     return root / "leaderboard.md"

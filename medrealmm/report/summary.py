@@ -7,36 +7,34 @@ how many cases were left out and why, and where the detailed tables are.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_text
 from medrealmm.common.tables import markdown_table, md_escape
 from medrealmm.manifest import write_json
-
-if TYPE_CHECKING:
-    from medrealmm.pipeline import Context
+from medrealmm.runrecord import RunRecord, selection_label
 
 
-def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame, *,
+def write_summary(out_dir: Path, cfg: dict[str, Any], tables: dict[str, pl.DataFrame], verdicts: pl.DataFrame, *,
+                  dataset: str, cases: int, rejected_cases: int, truncated: int, record: RunRecord | None,
                   planned_replies: int, modes: Sequence[str]) -> None:
-    cfg = ctx.cfg
+    """``summary.md`` and ``summary.json`` in ``out_dir``; ``record`` is the run's record (None for a shard)."""
     judge = cfg["judge"]
     unscored = verdicts.filter(pl.col("status") == "unscored").height
-    n_cut = ctx.truncated.height if getattr(ctx, "truncated", None) is not None else 0
+    n_cut = truncated
     unjudged = planned_replies - tables["case_scores"].height - n_cut
-    info = {"dataset": ctx.dataset.name, "cases": len(ctx.dataset.cases), "rejected_cases": len(ctx.dataset.errors),
+    info = {"dataset": dataset, "cases": cases, "rejected_cases": rejected_cases,
             "model": cfg["model"]["name"], "judge": judge["name"], "judge_sees_images": bool(judge.get("sees_images")),
             "modes": modes, "verdicts": verdicts.height, "unscored_verdicts": unscored,
             "cases_without_verdicts": unjudged, "truncated_replies": n_cut,
             "unscored_policy": cfg["run"]["scoring"]["unscored_policy"], "summary": tables["summary"].to_dicts()}
-    if ctx.record is not None:
-        from medrealmm.runrecord import selection_label
-
-        info |= {"run_id": ctx.record.id, "fingerprint": ctx.record.fingerprint,
-                 "selection": selection_label(ctx.record.selection)}
+    if record is not None:
+        info |= {"run_id": record.id, "fingerprint": record.fingerprint, "selection": selection_label(record.selection)}
     lines = [f"# MedRealMM run: {md_escape(info['model'])} judged by {md_escape(info['judge'])}", ""]
-    if ctx.record is not None:
+    if record is not None:
         lines.append(f"- run: `{info['run_id']}` (fingerprint `{info['fingerprint'][:16]}`); cases: {info['selection']}")
     lines += [f"- dataset: {md_escape(info['dataset'])} ({info['cases']} cases, {info['rejected_cases']} rejected)",
              f"- modes: {', '.join(info['modes'])}; judge sees images: {info['judge_sees_images']}",
@@ -52,5 +50,5 @@ def write_summary(ctx: Context, tables: dict[str, pl.DataFrame], verdicts: pl.Da
             lines += [f"## By {name[3:]}", "", markdown_table(df.drop(["judge", "sample"])), ""]
     lines += ["## Files", "", "generations.parquet, verdicts.parquet, case_scores.parquet, summary.parquet, "
               "histogram.parquet, by_*.parquet, manifest.json (config, versions, model hashes).", ""]
-    write_json(ctx.out_dir / "summary.json", info)
-    (ctx.out_dir / "summary.md").write_text("\n".join(lines), encoding="utf-8")
+    write_json(out_dir / "summary.json", info)
+    write_text(out_dir / "summary.md", "\n".join(lines))

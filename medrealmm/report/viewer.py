@@ -22,6 +22,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.atomic import write_bytes, write_text
 from medrealmm.report.runs import RunSet
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,8 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
     (data_dir / "cases").mkdir(parents=True)
     (out_dir / "img").mkdir(exist_ok=True)
     for name in ASSETS:
-        (out_dir / name).write_text(resources.files("medrealmm.report").joinpath("viewer_assets", name)
-                                    .read_text(encoding="utf-8"), encoding="utf-8")
+        write_text(out_dir / name, resources.files("medrealmm.report").joinpath("viewer_assets", name)
+                   .read_text(encoding="utf-8"))
 
     run_rows, gens, verdicts = [], [], []
     for i, r in enumerate(runs.runs):
@@ -97,7 +98,7 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
         scores.append(col)
     index = {"title": title, "dataset": runs.runs[0].manifest.get("dataset", {}).get("name") if runs.runs else "",
              "runs": run_rows, "cases": cases, "scores": scores, "chunk": CHUNK}
-    (data_dir / "index.js").write_text(_js("index", index), encoding="utf-8")
+    write_text(data_dir / "index.js", _js("index", index))
 
     gen_at, ver_at = _index_rows(run_rows, gens, verdicts)
     labels: dict[str, dict[str, list[Any]]] = {}
@@ -113,7 +114,7 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
             chunk[cid] = _case_detail(cid, by_id.get(cid), run_rows, gen_at, ver_at, dataset, out_dir, images)
             if cid in labels:
                 chunk[cid]["physicians"] = labels[cid]
-        (data_dir / "cases" / f"{start // CHUNK}.js").write_text(_js(f"chunk:{start // CHUNK}", chunk), encoding="utf-8")
+        write_text(data_dir / "cases" / f"{start // CHUNK}.js", _js(f"chunk:{start // CHUNK}", chunk))
     log.info("viewer: %d runs, %d cases, %d images in %s", len(run_rows), len(case_ids), len(images), out_dir)
     return out_dir / "index.html"
 
@@ -134,7 +135,7 @@ def _image(ref: Any, dataset: Any, out_dir: Path, images: dict[str, str]) -> str
         except ValueError:
             return None
         name = f"img/{digest[:32]}{ext}"
-        (out_dir / name).write_bytes(data)
+        write_bytes(out_dir / name, data)
         images[digest] = name
     return images[digest]
 
@@ -212,9 +213,9 @@ def write_view(cfg: dict[str, Any]) -> Path:
     depts = runs.case_scores["department"].drop_nulls().unique().to_list()
     specialty = {d: g for d, (g, _) in assign(depts, groups).items()}
     out = Path((cfg.get("view") or {}).get("out_dir") or Path(cfg["paths"]["outputs"]) / "view" / cfg["data"]["name"])
-    from medrealmm.report.build import _physician_labels
+    from medrealmm.report.build import configured_physician_labels
 
-    index = build_view(runs, out, dataset=dataset, specialty=specialty, physicians=_physician_labels(cfg),
+    index = build_view(runs, out, dataset=dataset, specialty=specialty, physicians=configured_physician_labels(cfg),
                        title=rep.get("title") or f"MedRealMM cases: {cfg['data']['name']}")
     log.info("viewer: open %s in a browser (no server needed)", index)
     return index

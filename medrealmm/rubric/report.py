@@ -17,6 +17,7 @@ import numpy as np
 import polars as pl
 from matplotlib.ticker import MaxNLocator
 
+from medrealmm import atomic
 from medrealmm.common.plotting import NEG_COLOUR, POS_COLOUR, figure_style, new_figure, render_png
 from medrealmm.common.fonts import NoCJKFont
 from medrealmm.common.tables import markdown_table
@@ -243,13 +244,13 @@ def write_rubric_report(records: Iterable[RubricRecord], out_dir: str | Path, *,
     tables = rubric_tables(recs, findings, changes)
     for name, df in tables.items():
         write_csv(df, out / "tables" / f"{name}.csv")
-        df.write_parquet(out / "tables" / f"{name}.parquet")
+        atomic.write_parquet(out / "tables" / f"{name}.parquet", df)
     drawn: list[str] = []
     if figures:
         for name, draw in ((OUT_WEIGHTS, lambda: weights_figure(tables["weights"], font=font)),
                            (OUT_CRITERIA, lambda: criteria_figure(case_counts(recs), font=font))):
             try:
-                (out / name).write_bytes(draw())
+                atomic.write_bytes(out / name, draw())
             except (NoCJKFont, ValueError) as e:
                 log.warning("rubric report: figure %s left out: %s", name, e)
             else:
@@ -265,7 +266,7 @@ def write_rubric_report(records: Iterable[RubricRecord], out_dir: str | Path, *,
         lines += ["## Figures", ""] + [f"![{n}]({n})" for n in drawn] + [""]
     lines += ["## Files", "", "tables/: " + ", ".join(f"{k}.csv/.parquet" for k in tables), ""]
     md = out / OUT_MD
-    md.write_text("\n".join(lines), encoding="utf-8")
+    atomic.write_text(md, "\n".join(lines))
     log.info("rubric report: %d case(s), %d version(s), %d figure(s) in %s",
              len(recs), n_versions, len(drawn), out)
     return md

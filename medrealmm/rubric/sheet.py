@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import csv
 import html
+import io
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from medrealmm.atomic import write_text
 from medrealmm.mccp.instances import html_turn, image_path
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.schema import Criterion
@@ -151,13 +153,15 @@ def _help_html() -> str:
 
 
 def _write_csv(path: Path, cases: Sequence[tuple[RubricRecord, RubricVersion]]) -> None:
-    with path.open("w", encoding="utf-8-sig", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(FEEDBACK_COLUMNS)
-        for record, version in cases:
-            for c in version.criteria:
-                w.writerow([safe_cell(record.id), safe_cell(c.id), "keep", "", "", ""])
-            w.writerow([safe_cell(record.id), "", "comment", "", "", ""])
+    """The feedback table, in UTF-8 with a byte-order mark so that spreadsheet programs read the Chinese."""
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(FEEDBACK_COLUMNS)
+    for record, version in cases:
+        for c in version.criteria:
+            w.writerow([safe_cell(record.id), safe_cell(c.id), "keep", "", "", ""])
+        w.writerow([safe_cell(record.id), "", "comment", "", "", ""])
+    write_text(path, "\ufeff" + f.getvalue())
 
 
 def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *, image_root: str | Path,
@@ -201,7 +205,7 @@ def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *,
                 f"batch {n}</title><style>{_CSS}</style></head><body><h1>评分标准审核 Rubric review — "
                 f"round {label}, batch {n}</h1><p>{len(batch)} 个病例 case(s)。反馈文件 feedback file："
                 f"<code>{table.name}</code></p>{_help_html()}{body}</body></html>")
-        sheet.write_text(page, encoding="utf-8")
+        write_text(sheet, page)
         _write_csv(table, batch)
         sheets.append(sheet)
     for sheet in sorted(out.glob(SHEET_NAME.format(round=label, batch=0).replace("000", "*"))):
@@ -212,7 +216,7 @@ def write_review_sheets(records: Iterable[RubricRecord], out_dir: str | Path, *,
              f"<p>this run: {len(shown)} case(s) in {len(sheets)} batch(es); skipped: {skipped['failed']} failed, "
              f"{skipped['no_version']} without a rubric{'' if round is None else f' for round {round}'}.</p>"
              f"<ul>{''.join(links)}</ul>{_help_html()}</body></html>")
-    (out / INDEX_NAME).write_text(index, encoding="utf-8")
+    write_text(out / INDEX_NAME, index)
     log.info("rubric review R(%s): %d case(s) in %d sheet(s) in %s; skipped %d failed, %d without a rubric",
              label, len(shown), len(sheets), out, skipped["failed"], skipped["no_version"])
     return sheets

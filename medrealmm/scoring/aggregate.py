@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from medrealmm.scoring.bootstrap import stratified_bootstrap_ci
-from medrealmm.scoring.score import RUN_KEY, STATUS_SCORED, clip_score
+from medrealmm.scoring.score import RUN_KEY, STATUS_SCORED, check_columns, clip_score
 
 DEFAULT_DIMS: tuple[str, ...] = ("department", "intent", "stage", "n_images", "n_turns")
 DEFAULT_EDGES: dict[str, tuple[int, ...]] = {
@@ -38,9 +38,7 @@ _NEEDED = (*RUN_KEY, "case_id", "score", "raw_ratio", "status", "n_pos_met", "n_
 
 
 def _check_columns(df: pl.DataFrame, required: Sequence[str]) -> None:
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(f"case_scores lacks column(s) {missing}; pass the output of score_cases")
+    check_columns(df, required, "case_scores", "pass the output of score_cases")
 
 
 # --- buckets -------------------------------------------------------------------------------------

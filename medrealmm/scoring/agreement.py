@@ -66,6 +66,8 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from medrealmm.scoring.score import check_columns
+
 log = logging.getLogger(__name__)
 
 ITEM_COLS: tuple[str, ...] = ("model", "mode", "sample", "case_id", "criterion_id")
@@ -335,12 +337,6 @@ def t_quantile(p: float, df: int) -> float:
 
 # --- tables --------------------------------------------------------------------------------------
 
-def _check_columns(df: pl.DataFrame, required: Sequence[str], what: str) -> None:
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(f"{what} lacks column(s) {missing}; has {df.columns}")
-
-
 def _rater_values(verdicts: pl.DataFrame, rater_col: str, item_cols: Sequence[str]) -> pl.DataFrame:
     """rater, item columns and ``_v``: 1/0 for met/not met, null for unscored."""
     met = pl.col("met").cast(pl.Int8)
@@ -409,7 +405,7 @@ def agreement_table(verdicts: pl.DataFrame, *, rater_col: str = "judge",
     cols = [rater_col, *item_cols, "met"]
     if polarity_from:
         cols.append(polarity_from)
-    _check_columns(verdicts, cols, "verdicts")
+    check_columns(verdicts, cols, "verdicts")
     null_keys = verdicts.filter(pl.any_horizontal(pl.col(item_cols).is_null()))
     if null_keys.height:
         r = null_keys.row(0, named=True)

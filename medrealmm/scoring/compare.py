@@ -37,6 +37,7 @@ import numpy.typing as npt
 import polars as pl
 
 from medrealmm.scoring.bootstrap import bootstrap_mean_ci, resample_counts
+from medrealmm.scoring.score import check_columns
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,7 @@ _ROW_KEY: tuple[str, ...] = ("model", "mode", "judge", "sample", "case_id")
 
 
 def _check_columns(df: pl.DataFrame, required: Sequence[str]) -> None:
-    missing = [c for c in required if c not in df.columns]
-    if missing:
-        raise ValueError(f"case_scores lacks column(s) {missing}; pass the output of score_cases")
+    check_columns(df, required, "case_scores", "pass the output of score_cases")
 
 
 def _scored(case_scores: pl.DataFrame, key: Sequence[str]) -> pl.DataFrame:

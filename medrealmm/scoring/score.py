@@ -110,13 +110,15 @@ def case_score(weights: Sequence[int], met: Sequence[bool]) -> float:
 
 # --- the table path ------------------------------------------------------------------------------
 
-def _check_columns(df: pl.DataFrame, required: Sequence[str], what: str) -> None:
+def check_columns(df: pl.DataFrame, required: Sequence[str], what: str, hint: str | None = None) -> None:
+    """A ValueError naming the missing columns of the table ``what`` (and ``hint``, else the columns it has)."""
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise ValueError(f"{what} lacks column(s) {missing}; has {df.columns}")
+        raise ValueError(f"{what} lacks column(s) {missing}; {hint or f'has {df.columns}'}")
 
 
-def _validate_verdicts(v: pl.DataFrame) -> None:
+def validate_verdicts(v: pl.DataFrame) -> None:
+    """A ValueError for a verdict table whose status and met values do not agree."""
     bad_status = v.filter(~pl.col("status").is_in(["scored", "unscored"]) | pl.col("status").is_null())
     if bad_status.height:
         raise ValueError(f"status must be 'scored' or 'unscored'; found "
@@ -157,8 +159,8 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
     """
     if policy not in POLICIES:
         raise ValueError(f"unknown unscored policy {policy!r}; choose one of {POLICIES}")
-    _check_columns(verdicts, list(VERDICT_SCHEMA), "verdicts")
-    _check_columns(cases, ["case_id", *attributes], "cases")
+    check_columns(verdicts, list(VERDICT_SCHEMA), "verdicts")
+    check_columns(cases, ["case_id", *attributes], "cases")
     clash = [c for c in attributes if c in _SCORE_SCHEMA]
     if clash:
         raise ValueError(f"case attribute column(s) {clash} clash with score columns")
@@ -169,7 +171,7 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
     v = verdicts.select([pl.col(k).cast(t) for k, t in VERDICT_SCHEMA.items()])
     if v.height == 0:
         return _empty_scores(cases)
-    _validate_verdicts(v)
+    validate_verdicts(v)
 
     scored = pl.col("status") == "scored"
     if policy == "fail":

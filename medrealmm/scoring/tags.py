@@ -35,8 +35,8 @@ from medrealmm.scoring.score import (
     RUN_KEY,
     STATUS_SCORED,
     VERDICT_SCHEMA,
-    _check_columns,
-    _validate_verdicts,
+    check_columns,
+    validate_verdicts,
     clip_score,
     points_earned,
     points_possible,
@@ -94,9 +94,9 @@ def example_tag_scores(case_scores: pl.DataFrame, tags: pl.DataFrame, *,
     (unscored verdicts under ``exclude_case``) are counted in ``n_excluded`` and left out of the
     means. ``tags`` is :func:`case_tags`; ``prefixes`` keeps only tags starting with one of them.
     """
-    _check_columns(case_scores, [*RUN_KEY, "case_id", "score", "raw_ratio", "status", "n_unscored"],
+    check_columns(case_scores, [*RUN_KEY, "case_id", "score", "raw_ratio", "status", "n_unscored"],
                    "case_scores")
-    _check_columns(tags, list(CASE_TAGS_SCHEMA), "case tags")
+    check_columns(tags, list(CASE_TAGS_SCHEMA), "case tags")
     tags = _with_prefixes(tags.select(list(CASE_TAGS_SCHEMA)).unique(), prefixes)
     scored = pl.col("status") == STATUS_SCORED
     out = case_scores.join(tags, on="case_id", how="inner").group_by([*RUN_KEY, "tag"]).agg(
@@ -121,12 +121,12 @@ def rubric_tag_scores(verdicts: pl.DataFrame, tags: pl.DataFrame, *,
     only because of them is counted in ``n_excluded``. ``tags`` is :func:`criterion_tags`.
     A tag whose examples all lack a positive item has ``score`` null and ``n_cases`` 0.
     """
-    _check_columns(verdicts, list(VERDICT_SCHEMA), "verdicts")
-    _check_columns(tags, list(CRITERION_TAGS_SCHEMA), "criterion tags")
+    check_columns(verdicts, list(VERDICT_SCHEMA), "verdicts")
+    check_columns(tags, list(CRITERION_TAGS_SCHEMA), "criterion tags")
     v = verdicts.select([pl.col(k).cast(t) for k, t in VERDICT_SCHEMA.items()])
     if v.height == 0:
         return pl.DataFrame(schema=TAG_SCORES_SCHEMA)
-    _validate_verdicts(v)
+    validate_verdicts(v)
     dup = v.filter(pl.struct([*RUN_KEY, "case_id", "criterion_id"]).is_duplicated())
     if dup.height:
         r = dup.row(0, named=True)
