@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 USAGE = """usage: medrealmm <command> [key=value ...] [-m] [--cfg job]
 
@@ -57,156 +60,217 @@ examples:
 
 Hydra help for a command: medrealmm run --help. Configs: conf/ (model/, judge/, backend/, data/, run/)."""
 
-COMMANDS = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
-            "score": ("score",), "merge": ("merge",), "validate": (), "pending": (), "leaderboard": (), "runs": (), "plan": (), "doctor": (), "view": (), "report": (),
-            "deid": (), "deid-review": (), "corpus": (), "mccp": (),
-            **{f"rubric-{a}": () for a in ("generate", "import", "revise", "approve", "export", "sheets", "lint",
-                                           "report")},
-            **{f"store-{a}": () for a in ("stats", "verify", "compact", "gc", "migrate")}}
-READ_ONLY = ("runs", "leaderboard", "report", "plan", "doctor", "view",   # read finished runs only: no data path needed
-             *(c for c in COMMANDS if c.startswith("store-")))
 EVALUATION = ("run", "generate", "judge", "score", "merge")
 log = logging.getLogger("medrealmm")
 
 
-def execute(command: str, cfg_node) -> None:
-    from medrealmm.config import to_plain
+@dataclass(frozen=True)
+class Command:
+    """One ``medrealmm`` command: its handler (config in, exit status out: None or 0 for success), the
+    config groups checked before it runs (``None``: none; ``()``: all), whether it reads finished runs only
+    (no data path needed), and the label its bad-value and missing-file errors carry (``None``: none)."""
+
+    run: Callable[[str, dict[str, Any]], int | None]
+    check: tuple[str, ...] | None = None
+    read_only: bool = False
+    label: Callable[[str], str] | None = None
+
+
+def _stages(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.pipeline import run_stages
+
+    run_stages(cfg, STAGES[command])
+
+
+def _pending(command: str, cfg: dict[str, Any]) -> None:
+    from pathlib import Path
+
+    from medrealmm.shards import missing_shards, shard_spec
+
+    _, count = shard_spec(cfg["run"])
+    print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
+
+
+def _view(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.report.viewer import write_view
+
+    print(write_view(cfg))
+
+
+def _doctor(command: str, cfg: dict[str, Any]) -> int | None:
+    from medrealmm.doctor import render, run_checks
+
+    checks = run_checks(cfg)
+    print(render(checks))
+    return 1 if any(not c.ok and c.problem for c in checks) else None
+
+
+def _plan(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.config_schema import check_config
+    from medrealmm.plan import check, plan_run, render, render_workload, workload
+
+    check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
+    plans = plan_run(cfg)
+    fmt = str((cfg.get("cluster") or {}).get("format", "text"))
+    print(render(plans, fmt))
+    check(plans)
+    if fmt == "text" and (cfg.get("cluster") or {}).get("workload", True):
+        print(render_workload(workload(cfg), plans, cfg, _task_overrides()))
+
+
+def _runs(command: str, cfg: dict[str, Any]) -> None:
+    from pathlib import Path
+
+    from medrealmm.common.tables import markdown_table
+    from medrealmm.runrecord import runs_table
+
+    root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
+    rows = runs_table(root) if root.is_dir() else []
+    if not rows:
+        print(f"no run records under {root}")
+        return
+    import polars as pl
+
+    print(f"runs of {cfg['data']['name']} under {root}:\n")
+    print(markdown_table(pl.DataFrame(rows)))
+
+
+def _store(command: str, cfg: dict[str, Any]) -> int | None:
+    from medrealmm.store.commands import run as store_command
+
+    return store_command(command.removeprefix("store-"), cfg) or None
+
+
+def _leaderboard(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.report.leaderboard import write_leaderboard
+
+    write_leaderboard(cfg)
+
+
+def _report(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.report.build import write_report
+
+    write_report(cfg)
+
+
+def _corpus(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.deid.funnel_step import run_corpus
+
+    run_corpus(cfg)
+
+
+def _mccp(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.mccp import run_mccp
+
+    run_mccp(cfg)
+
+
+def _rubric(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.rubric.build import run_rubric
+
+    run_rubric(command.removeprefix("rubric-"), cfg)
+
+
+def _deid(command: str, cfg: dict[str, Any]) -> None:
+    from medrealmm.deid.build import run_deid, run_review
+
+    run_deid(cfg) if command == "deid" else run_review(cfg)
+
+
+def _validate(command: str, cfg: dict[str, Any]) -> int | None:
+    from medrealmm.data.validate import validate
+
+    return 1 if validate(cfg) else None
+
+
+def _named(command: str) -> str:
+    return command
+
+
+def _rubric_action(command: str) -> str:
+    return f"rubric {command.removeprefix('rubric-')}"
+
+
+#: The stages each evaluation command runs.
+STAGES = {"run": ("generate", "judge", "score"), "generate": ("generate",), "judge": ("judge",),
+          "score": ("score",), "merge": ("merge",)}
+RUBRIC_ACTIONS = ("generate", "import", "revise", "approve", "export", "sheets", "lint", "report")
+STORE_ACTIONS = ("stats", "verify", "compact", "gc", "migrate")
+
+#: Every Hydra command, by name: one table, one error handler (:func:`execute`).
+COMMANDS: dict[str, Command] = {
+    **{c: Command(_stages, check=()) for c in EVALUATION},
+    "validate": Command(_validate, check=("data", "model", "run")),
+    "pending": Command(_pending),
+    "leaderboard": Command(_leaderboard, read_only=True),
+    "runs": Command(_runs, read_only=True),
+    "plan": Command(_plan, read_only=True),
+    "doctor": Command(_doctor, read_only=True),
+    "view": Command(_view, read_only=True),
+    "report": Command(_report, read_only=True, label=_named),          # bad config, labels file or mapping
+    "deid": Command(_deid, label=_named),                                # bad records file, option or reviewer CSV
+    "deid-review": Command(_deid, label=_named),
+    "corpus": Command(_corpus, label=_named),
+    "mccp": Command(_mccp, label=_named),
+    **{f"rubric-{a}": Command(_rubric, label=_rubric_action) for a in RUBRIC_ACTIONS},  # feedback, instances
+    **{f"store-{a}": Command(_store, read_only=True) for a in STORE_ACTIONS},
+}
+READ_ONLY = tuple(c for c, spec in COMMANDS.items() if spec.read_only)   # read finished runs only: no data path
+
+
+def _expected_errors() -> tuple[type[BaseException], ...]:
+    """The failures every command reports in one line (exit status 2): bad settings, data, models, files."""
+    from omegaconf.errors import OmegaConfBaseException
+
+    from medrealmm.common.fonts import NoCJKFont
+    from medrealmm.config_schema import ConfigError
+    from medrealmm.deid.stage import DeidFailed
     from medrealmm.inference.engines import ModelUnavailable
     from medrealmm.inference.openai_backend import ServerUnavailable
+    from medrealmm.pipeline import RunFailed
     from medrealmm.plan import PlanError
-    from medrealmm.deid.stage import DeidFailed
-    from medrealmm.pipeline import RunFailed, run_stages
-    from medrealmm.common.fonts import NoCJKFont
     from medrealmm.report.runs import RunsNotFound
     from medrealmm.rubric.build import RubricFailed
     from medrealmm.schema import CaseError
-    from medrealmm.shards import MissingShards
     from medrealmm.scoring import UnscoredVerdictError
+    from medrealmm.shards import MissingShards
 
-    from medrealmm.config_schema import ConfigError, check_config
+    return (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound, NoCJKFont,
+            DeidFailed, RubricFailed, ConfigError, ServerUnavailable, PlanError,
+            ValueError, OSError, OmegaConfBaseException)
 
+
+def execute(command: str, cfg_node: Any) -> None:
+    """Run one command of :data:`COMMANDS`; an expected failure becomes one line and exit status 2."""
+    from medrealmm.config import to_plain
+    from medrealmm.config_schema import check_config
+
+    spec = COMMANDS[command]
     debug = bool(cfg_node.get("debug", False)) if hasattr(cfg_node, "get") else False
+    expected = _expected_errors()
     try:
-        cfg = to_plain(cfg_node, missing_ok=command in READ_ONLY)
-        if command in EVALUATION:
-            check_config(cfg)
-        elif command == "validate":
-            check_config(cfg, ("data", "model", "run"))
-        if command == "pending":
-            from pathlib import Path
-
-            from medrealmm.shards import missing_shards, shard_spec
-
-            _, count = shard_spec(cfg["run"])
-            print(",".join(str(i) for i in missing_shards(Path(cfg["run"]["out_dir"]), count)))
-            return
-        if command == "view":
-            from medrealmm.report.viewer import write_view
-
-            print(write_view(cfg))
-            return
-        if command == "doctor":
-            from medrealmm.doctor import render, run_checks
-
-            checks = run_checks(cfg)
-            print(render(checks))
-            if any(not c.ok and c.problem for c in checks):
-                sys.exit(1)
-            return
-        if command == "plan":
-            from medrealmm.plan import check, plan_run, render
-
-            check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
-            plans = plan_run(cfg)
-            fmt = str((cfg.get("cluster") or {}).get("format", "text"))
-            print(render(plans, fmt))
-            check(plans)
-            if fmt == "text" and (cfg.get("cluster") or {}).get("workload", True):
-                from medrealmm.plan import render_workload, workload
-
-                print(render_workload(workload(cfg), plans, cfg, _task_overrides()))
-            return
-        if command == "runs":
-            from pathlib import Path
-
-            from medrealmm.common.tables import markdown_table
-            from medrealmm.runrecord import runs_table
-
-            root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
-            rows = runs_table(root) if root.is_dir() else []
-            if not rows:
-                print(f"no run records under {root}")
-                return
-            import polars as pl
-
-            print(f"runs of {cfg['data']['name']} under {root}:\n")
-            print(markdown_table(pl.DataFrame(rows)))
-            return
-        if command.startswith("store-"):
-            from medrealmm.store.commands import run as store_command
-
-            status = store_command(command.removeprefix("store-"), cfg)
-            if status:
-                sys.exit(status)
-            return
-        if command == "leaderboard":
-            from medrealmm.report.leaderboard import write_leaderboard
-
-            write_leaderboard(cfg)
-            return
-        if command == "report":
-            from medrealmm.report.build import write_report
-
-            try:
-                write_report(cfg)
-            except (ValueError, FileNotFoundError) as e:   # bad config, labels file or mapping: say which
-                log.debug("report failed", exc_info=True)
-                raise RunFailed(f"report: {e}") from e
-            return
-        if command in ("corpus", "mccp"):
-            from medrealmm.deid.funnel_step import run_corpus
-            from medrealmm.mccp import run_mccp
-
-            try:
-                run_corpus(cfg) if command == "corpus" else run_mccp(cfg)
-            except (ValueError, FileNotFoundError) as e:
-                log.debug("%s failed", command, exc_info=True)
-                raise RunFailed(f"{command}: {e}") from e
-            return
-        if command.startswith("rubric-"):
-            from medrealmm.rubric.build import run_rubric
-
-            try:
-                run_rubric(command.removeprefix("rubric-"), cfg)
-            except (ValueError, FileNotFoundError) as e:   # bad feedback file, instances or option: say which
-                log.debug("%s failed", command, exc_info=True)
-                raise RunFailed(f"rubric {command.removeprefix('rubric-')}: {e}") from e
-            return
-        if command in ("deid", "deid-review"):
-            from medrealmm.deid.build import run_deid, run_review
-
-            try:
-                run_deid(cfg) if command == "deid" else run_review(cfg)
-            except (ValueError, FileNotFoundError) as e:   # bad records file, option or reviewer CSV
-                log.debug("%s failed", command, exc_info=True)
-                raise RunFailed(f"{command}: {e}") from e
-            return
-        if command == "validate":
-            from medrealmm.data.validate import validate
-
-            if validate(cfg):
-                sys.exit(1)
-            return
-        run_stages(cfg, COMMANDS[command])
-    except (RunFailed, CaseError, ModelUnavailable, UnscoredVerdictError, MissingShards, RunsNotFound,
-            NoCJKFont, DeidFailed, RubricFailed, ConfigError, ServerUnavailable, PlanError) as e:
+        cfg = to_plain(cfg_node, missing_ok=spec.read_only)
+        if spec.check is not None:
+            check_config(cfg, *([spec.check] if spec.check else []))
+        status = _run_labelled(command, spec, cfg)
+    except expected as e:
         fail(command, e, debug)
-    except Exception as e:   # the expected failures of any command: bad values, files, permissions, disk
-        from omegaconf.errors import OmegaConfBaseException
+        return
+    if status:
+        sys.exit(status)
 
-        if not isinstance(e, (ValueError, OSError, OmegaConfBaseException)):
-            raise
-        fail(command, e, debug)
+
+def _run_labelled(command: str, spec: Command, cfg: dict[str, Any]) -> int | None:
+    """The handler; its bad-value and missing-file errors say which command met them (``spec.label``)."""
+    if spec.label is None:
+        return spec.run(command, cfg)
+    from medrealmm.pipeline import RunFailed
+
+    try:
+        return spec.run(command, cfg)
+    except (ValueError, FileNotFoundError) as e:
+        log.debug("%s failed", command, exc_info=True)
+        raise RunFailed(f"{spec.label(command)}: {e}") from e
 
 
 def fail(command: str, e: BaseException, debug: bool) -> None:
@@ -316,67 +380,98 @@ def bash_completion() -> str:
 complete -o nospace -o default -F _medrealmm_complete medrealmm"""
 
 
+def _completion(args: list[str]) -> int | None:
+    """Hydra completes one app; this wraps it for every command."""
+    if args != ["bash"]:
+        print("usage: eval \"$(medrealmm completion bash)\"", file=sys.stderr)
+        return 2
+    print(bash_completion())
+    return None
+
+
+def _list(args: list[str]) -> int | None:
+    """Reads conf/ only: no Hydra app, instant."""
+    from medrealmm.catalog import GROUPS, render
+
+    if len(args) != 1 or args[0] not in GROUPS:
+        print(f"usage: medrealmm list {'|'.join(GROUPS)}", file=sys.stderr)
+        return 2
+    print(render(args[0]))
+    return None
+
+
+def _train_qr(args: list[str]) -> int | None:
+    """Its own key=value parser (no Hydra app: it has no run config)."""
+    from medrealmm.deid.train_qr import main as train_qr
+
+    return train_qr([a if a != "--hydra-help" else "--help" for a in args])
+
+
+#: The commands that run without a Hydra app (their own arguments).
+DIRECT: dict[str, Callable[[list[str]], int | None]] = {
+    "completion": _completion, "list": _list, "deid-train-qr": _train_qr}
+#: ``medrealmm <group> <action>`` -> the ``<group>-<action>`` app.
+GROUPED = {"rubric": "<generate|import|revise|approve|export|sheets|report|lint>",
+           "store": "<stats|verify|compact|gc|migrate>"}
+
+
+def _grouped(argv: list[str]) -> list[str]:
+    """``["rubric", "generate", ...]`` -> ``["rubric-generate", ...]``; a missing or unknown action: usage, exit 2."""
+    group = argv[0]
+    if len(argv) < 2 or f"{group}-{argv[1]}" not in COMMANDS:
+        what = f"unknown {group} action {argv[1]!r}\n" if len(argv) > 1 and "=" not in argv[1] else ""
+        print(f"{what}usage: medrealmm {group} {GROUPED[group]} [key=value ...]", file=sys.stderr)
+        sys.exit(2)
+    return [f"{group}-{argv[1]}", *argv[2:]]
+
+
+def _run_hydra(command: str, rest: list[str]) -> None:
+    """A command of :data:`COMMANDS` as its Hydra app (``sys.argv`` rewritten for Hydra)."""
+    rest = [a if a != "--hydra-help" else "--help" for a in rest]
+    _check_outputs(rest)
+    if command not in EVALUATION and not any(a.startswith("hydra.run.dir=") for a in rest):
+        # Hydra's own log folder: beside the outputs of the command, not inside a model's run folder
+        rest.append(f"hydra.run.dir=${{paths.outputs}}/logs/{command}/${{now:%Y%m%d-%H%M%S}}")
+    sys.argv = [f"medrealmm {command}", *rest]
+    hydra_app(command)()
+
+
+def _dispatch(argv: list[str]) -> int | None:
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return None
+    if argv[0] in GROUPED:
+        argv = _grouped(argv)
+    command, rest = argv[0], argv[1:]
+    if command in DIRECT:
+        return DIRECT[command](rest)
+    if command in EVALUATION and any(a in ("-h", "--help") for a in rest):
+        from medrealmm.catalog import run_help
+
+        print(run_help(command))
+        return None
+    if command not in COMMANDS:
+        print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+        return 2
+    _run_hydra(command, rest)
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     import os
 
     # torch's C++ logger prints "Triton not available" and NUMA notes on every engine start: errors only
     os.environ.setdefault("TORCH_CPP_LOG_LEVEL", "ERROR")
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help", "help"):
-        print(USAGE)
-        return
-    command = argv[0]
-    if command == "rubric":             # `medrealmm rubric generate ...` -> the rubric-generate app
-        if len(argv) < 2 or f"rubric-{argv[1]}" not in COMMANDS:
-            what = f"unknown rubric action {argv[1]!r}\n" if len(argv) > 1 and "=" not in argv[1] else ""
-            print(f"{what}usage: medrealmm rubric <generate|import|revise|approve|export|sheets|report|lint> "
-                  "[key=value ...]", file=sys.stderr)
-            sys.exit(2)
-        argv = [f"rubric-{argv[1]}", *argv[2:]]
-        command = argv[0]
-    if command == "store":              # `medrealmm store stats ...` -> the store-stats app
-        if len(argv) < 2 or f"store-{argv[1]}" not in COMMANDS:
-            what = f"unknown store action {argv[1]!r}\n" if len(argv) > 1 and "=" not in argv[1] else ""
-            print(f"{what}usage: medrealmm store <stats|verify|compact|gc|migrate> [key=value ...]", file=sys.stderr)
-            sys.exit(2)
-        argv = [f"store-{argv[1]}", *argv[2:]]
-        command = argv[0]
-    if command == "completion":         # Hydra completes one app; this wraps it for every command
-        if argv[1:] != ["bash"]:
-            print("usage: eval \"$(medrealmm completion bash)\"", file=sys.stderr)
-            sys.exit(2)
-        print(bash_completion())
-        return
-    if command == "list":               # reads conf/ only: no Hydra app, instant
-        from medrealmm.catalog import GROUPS, render
-
-        if len(argv) != 2 or argv[1] not in GROUPS:
-            print(f"usage: medrealmm list {'|'.join(GROUPS)}", file=sys.stderr)
-            sys.exit(2)
-        print(render(argv[1]))
-        return
-    if command in ("run", "generate", "judge", "score", "merge") and any(a in ("-h", "--help") for a in argv[1:]):
-        from medrealmm.catalog import run_help
-
-        print(run_help(command))
-        return
-    if "--hydra-help" in argv[1:]:
-        argv = [a if a != "--hydra-help" else "--help" for a in argv]
-    if command == "deid-train-qr":      # its own key=value parser (no Hydra app: it has no run config)
-        from medrealmm.deid.train_qr import main as train_qr
-
-        sys.exit(train_qr(argv[1:]))
-    if command not in COMMANDS:
-        print(f"medrealmm: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
-        sys.exit(2)
-    rest = argv[1:]
-    _check_outputs(rest)
-    if command not in ("run", "generate", "judge", "score", "merge") and not any(
-            a.startswith("hydra.run.dir=") for a in rest):
-        # Hydra's own log folder: beside the outputs of the command, not inside a model's run folder
-        rest.append(f"hydra.run.dir=${{paths.outputs}}/logs/{command}/${{now:%Y%m%d-%H%M%S}}")
-    sys.argv = [f"medrealmm {command}", *rest]
-    hydra_app(command)()
+    try:
+        status = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (`medrealmm list | head`): stop quietly, as a program killed by SIGPIPE would;
+        # stdout goes to /dev/null so that the interpreter's last flush does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
+    if status:
+        sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -40,3 +40,19 @@ try "medrealmm list jud"
 ''', encoding="utf-8")
     lines = subprocess.run(["bash", str(probe)], capture_output=True, text=True, timeout=120, cwd=tmp_path).stdout.splitlines()
     assert lines == ["view", "model=medgemma_27b", "judge.max_retries=", "judges"], lines
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path) -> None:
+    """`medrealmm list models | head`: the pipe closes before the listing is written; exit quietly (141, as
+    a program stopped by SIGPIPE)."""
+    code = ("import os, sys; r, w = os.pipe(); os.close(r); os.dup2(w, 1); "
+            "from medrealmm.cli import main; main(['list', 'models'])")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 141 and r.stderr == ""
+
+
+def test_every_command_is_one_row_of_the_table() -> None:
+    from medrealmm.cli import COMMANDS, DIRECT, EVALUATION, READ_ONLY
+
+    assert set(EVALUATION) | {"validate", "report", "rubric-revise", "store-gc", "deid-review"} <= set(COMMANDS)
+    assert "store-verify" in READ_ONLY and "run" not in READ_ONLY and not set(DIRECT) & set(COMMANDS)
