@@ -101,10 +101,12 @@ def ask_batched(backend: Backend, items: Sequence[tuple[str, list[dict[str, Any]
     outcomes: list[Outcome] = []
     for chunk in chunks(list(range(len(items))), chunk_size):
         tally: Counter[str] = Counter()
-        outcomes += ask_rounds(backend, [items[i] for i in chunk], parse=parse, sampling=sampling,
-                               json_schema=json_schema, max_retries=max_retries,
-                               retry_temperature=retry_temperature, seed=seed,
-                               chat_template_kwargs=chat_template_kwargs, tally=tally, desc=desc)
+        done = ask_rounds(backend, [items[i] for i in chunk], parse=parse, sampling=sampling,
+                          json_schema=json_schema, max_retries=max_retries, retry_temperature=retry_temperature,
+                          seed=seed, chat_template_kwargs=chat_template_kwargs, tally=tally, desc=desc)
+        for o in done:
+            o.completion = None   # the read value is what the agents keep: a long run holds no raw texts
+        outcomes += done
         for k in ("requests", "chat_calls", "retries"):
             if tally[k]:
                 stats[k] += tally[k]

@@ -93,7 +93,6 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
     it is asked again that many times with fresh seeds first."""
     rcfg = reasoning_settings(reasoning_cfg)
     chat_template_kwargs = template_kwargs(chat_template_kwargs, reasoning_cfg)
-    opened: bool | None = None if rcfg["opened_by_template"] == "auto" else bool(rcfg["opened_by_template"])
     todo = store.missing(it.key for it in items)
     stats = {"planned": len(items), "cached": len(items) - len(todo), "generated": 0, "errors": 0,
              "truncated": 0, "truncated_retries": 0}
@@ -104,7 +103,9 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
         return stats
     todo_set = set(todo)
     all_chunks = list(chunks(items, chunk_size))
-    backend = None
+    run = _Replies(model_name=model_name, sampling_cfg=sampling_cfg, chat_template_kwargs=chat_template_kwargs,
+                   prompt=prompt, image_url=inline_images(image_bytes), seed=seed, reasoning_cfg=reasoning_cfg,
+                   rcfg=rcfg, retry_truncated=int(retry_truncated), stats=stats)
     for chunk in tqdm(all_chunks, desc=f"generate {model_name}", unit="chunk", disable=len(all_chunks) < 2):
         pending = [it for it in chunk if it.key in todo_set]
         if not pending:
@@ -115,66 +116,78 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
                             for it in pending])
             stats["generated"] += len(pending)
             continue
-        refused = {it.key: why for it in pending if precheck and (why := precheck(it))}
-        if refused:
-            for it in pending:
-                if it.key in refused:
-                    log.warning("case %s (%s) not sent: %s", it.case.id, it.mode, refused[it.key])
-            store.put_many([_record(it, model_name, text=None, reasoning=None, finish_reason=None,
-                                    error=f"refused before the engine: {refused[it.key]}")
-                            for it in pending if it.key in refused])
-            stats["errors"] += len(refused)
-            pending = [it for it in pending if it.key not in refused]
-            if not pending:
-                continue
-        if backend is None:
+        pending = _refuse(pending, precheck, store=store, model_name=model_name, stats=stats)
+        if not pending:
+            continue
+        if run.backend is None:
             assert backend_factory is not None
-            backend = backend_factory()
-            if opened is None:
-                opened = template_opens_think(backend, chat_template_kwargs)
-                if opened:
-                    log.info("the chat template of %s opens <think>: a reply without </think> never answered",
-                             model_name)
-            stats["template_opens_think"] = int(opened)
-            applied = effort_applied(backend, chat_template_kwargs, reasoning_cfg)
-            if applied is not None:
-                stats["effort_applied"] = int(applied)
-                if not applied:
-                    log.warning("%s: reasoning.effort=%s is passed as the chat-template variable %r, but the model's "
-                                "template ignores it (the prompt is unchanged): the model thinks at its default "
-                                "effort. Check reasoning.effort_kwarg against the model card.", model_name,
-                                rcfg["effort"], rcfg["effort_kwarg"])
-        image_url = inline_images(image_bytes)
+            run.open(backend_factory())
+        store.put_many(run.chunk(pending))
+    return stats
+
+
+def _refuse(pending: list[GenItem], precheck: Callable[[GenItem], str | None] | None, *, store: Store,
+            model_name: str, stats: dict[str, Any]) -> list[GenItem]:
+    """Record the items ``precheck`` says the engine would refuse (not sent); the others, to send."""
+    refused = {it.key: why for it in pending if precheck and (why := precheck(it))}
+    if not refused:
+        return pending
+    for it in pending:
+        if it.key in refused:
+            log.warning("case %s (%s) not sent: %s", it.case.id, it.mode, refused[it.key])
+    store.put_many([_record(it, model_name, text=None, reasoning=None, finish_reason=None,
+                            error=f"refused before the engine: {refused[it.key]}")
+                    for it in pending if it.key in refused])
+    stats["errors"] += len(refused)
+    return [it for it in pending if it.key not in refused]
+
+
+@dataclass
+class _Replies:
+    """One run's generation settings and its engine (opened on the first chunk that needs it)."""
+
+    model_name: str
+    sampling_cfg: Any
+    chat_template_kwargs: dict[str, Any]
+    prompt: PromptConfig
+    image_url: Callable[[ImageRef], str]
+    seed: int
+    reasoning_cfg: dict[str, Any] | None
+    rcfg: dict[str, Any]
+    retry_truncated: int
+    stats: dict[str, Any]
+    backend: Backend | None = None
+    opened: bool | None = None
+
+    def open(self, backend: Backend) -> None:
+        """Start on ``backend``: does its template open ``<think>``, does it apply the reasoning effort."""
+        self.backend = backend
+        rcfg, stats = self.rcfg, self.stats
+        self.opened = None if rcfg["opened_by_template"] == "auto" else bool(rcfg["opened_by_template"])
+        if self.opened is None:
+            self.opened = template_opens_think(backend, self.chat_template_kwargs)
+            if self.opened:
+                log.info("the chat template of %s opens <think>: a reply without </think> never answered",
+                         self.model_name)
+        stats["template_opens_think"] = int(self.opened)
+        applied = effort_applied(backend, self.chat_template_kwargs, self.reasoning_cfg)
+        if applied is not None:
+            stats["effort_applied"] = int(applied)
+            if not applied:
+                log.warning("%s: reasoning.effort=%s is passed as the chat-template variable %r, but the model's "
+                            "template ignores it (the prompt is unchanged): the model thinks at its default "
+                            "effort. Check reasoning.effort_kwarg against the model card.", self.model_name,
+                            rcfg["effort"], rcfg["effort_kwarg"])
+
+    def chunk(self, pending: list[GenItem]) -> list[dict[str, Any]]:
+        """The records of one chunk: asked, truncated replies asked again (``retry_truncated``), counted."""
         final: dict[str, dict[str, Any]] = {}
         ask = list(pending)
-        for attempt in range(max(0, int(retry_truncated)) + 1):
-            reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, image_url),
-                                Sampling.from_config(sampling_cfg, seed=derived_seed(seed, it.key, *([attempt] if attempt else []))),
-                                chat_template_kwargs=dict(chat_template_kwargs or {})) for it in ask]
-            t_batch = time.perf_counter()
-            outs = backend.chat(reqs, desc=f"{model_name} replies" + (f" (truncated, try {attempt + 1})" if attempt else ""))
-            batch_s = round(time.perf_counter() - t_batch, 4)
-            stats["prompt_tokens"] = stats.get("prompt_tokens", 0) + sum(o.prompt_tokens or 0 for o in outs)
-            stats["completion_tokens"] = stats.get("completion_tokens", 0) + sum(o.completion_tokens or 0 for o in outs)
-            again = []
-            for it, out in zip(ask, outs, strict=True):
-                reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=bool(opened))
-                error = out.error or (None if reply is not None else "the engine returned no text")
-                cut = None if error else truncated(out.text, out.finish_reason, opened_by_template=bool(opened),
-                                                   reasoning=out.reasoning)
-                if cut == "max_tokens" and not rcfg["length_is_truncation"]:
-                    cut = None
-                final[it.key] = _record(it, model_name, text=reply, reasoning=reasoning,
-                                        finish_reason=out.finish_reason, error=error, truncated=cut,
-                                        prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens,
-                                        prompt=recorded_prompt(it, prompt), latency_s=out.latency_s,
-                                        batch_s=batch_s, batch_size=len(ask), attempt=attempt)
-                if cut and attempt < int(retry_truncated):
-                    again.append(it)
-            stats["truncated_retries"] += len(again) if again else 0
-            ask = again
+        for attempt in range(max(0, self.retry_truncated) + 1):
+            ask = self._round(ask, attempt, final)
             if not ask:
                 break
+        stats = self.stats
         records = []
         for it in pending:
             rec = final[it.key]
@@ -189,5 +202,36 @@ def run_generations(items: list[GenItem], *, model_name: str, store: Store, chun
         if any(r["truncated"] for r in records):
             log.warning("%d of %d replies in this chunk are truncated (reasoning not closed or max_tokens "
                         "reached): recorded, not judged", sum(bool(r["truncated"]) for r in records), len(records))
-        store.put_many(records)
-    return stats
+        return records
+
+    def _round(self, ask: list[GenItem], attempt: int, final: dict[str, dict[str, Any]]) -> list[GenItem]:
+        """One ``chat`` over ``ask``; their records into ``final``; returns the truncated ones to ask again."""
+        assert self.backend is not None
+        stats, opened, prompt = self.stats, bool(self.opened), self.prompt
+        reqs = [ChatRequest(generation_messages(it.case, it.mode, prompt, self.image_url),
+                            Sampling.from_config(self.sampling_cfg,
+                                                 seed=derived_seed(self.seed, it.key, *([attempt] if attempt else []))),
+                            chat_template_kwargs=dict(self.chat_template_kwargs or {})) for it in ask]
+        t_batch = time.perf_counter()
+        outs = self.backend.chat(reqs, desc=f"{self.model_name} replies"
+                                 + (f" (truncated, try {attempt + 1})" if attempt else ""))
+        batch_s = round(time.perf_counter() - t_batch, 4)
+        stats["prompt_tokens"] = stats.get("prompt_tokens", 0) + sum(o.prompt_tokens or 0 for o in outs)
+        stats["completion_tokens"] = stats.get("completion_tokens", 0) + sum(o.completion_tokens or 0 for o in outs)
+        again = []
+        for it, out in zip(ask, outs, strict=True):
+            reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=opened)
+            error = out.error or (None if reply is not None else "the engine returned no text")
+            cut = None if error else truncated(out.text, out.finish_reason, opened_by_template=opened,
+                                               reasoning=out.reasoning)
+            if cut == "max_tokens" and not self.rcfg["length_is_truncation"]:
+                cut = None
+            final[it.key] = _record(it, self.model_name, text=reply, reasoning=reasoning,
+                                    finish_reason=out.finish_reason, error=error, truncated=cut,
+                                    prompt_tokens=out.prompt_tokens, completion_tokens=out.completion_tokens,
+                                    prompt=recorded_prompt(it, prompt), latency_s=out.latency_s,
+                                    batch_s=batch_s, batch_size=len(ask), attempt=attempt)
+            if cut and attempt < self.retry_truncated:
+                again.append(it)
+        stats["truncated_retries"] += len(again) if again else 0
+        return again

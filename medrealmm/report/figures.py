@@ -307,17 +307,10 @@ def small_cells(cells: pl.DataFrame, *, row: str, col: str, count: str = "n_scor
     return [(r, c) for r, c in small.select(row, col).iter_rows()]
 
 
-def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "score", count: str = "n_scored",
-                   min_n: int = 10, title: str = "", font: str | None = None,
-                   areas: list[tuple[dict[str, Any], tuple[float, float, float, float]]] | None = None) -> bytes:
-    """A ``row`` x ``col`` grid of ``value`` (0..1) where small samples are visibly marked.
-
-    Rows and columns keep their order of first appearance in ``cells`` (the caller sorts). Cells with
-    ``count`` < ``min_n`` are greyed, hatched and annotated in italics with a "*" so a striking
-    value from a handful of cases is not over-read; missing cells stay blank. With ``areas`` (a list to
-    fill) every drawn cell's row of ``cells`` and its place in the image are appended (see :func:`_areas`).
-    """
-    cells = _check(cells, "heatmap_figure", [row, col, value, count])
+def _heatmap_grid(cells: pl.DataFrame, *, row: str, col: str, value: str,
+                  count: str) -> tuple[list[Any], list[Any], np.ndarray, dict[tuple[int, int], Any]]:
+    """Row and column labels (in order of first appearance), the value grid (NaN: no cell) and each
+    cell's count; a cell given twice is an error."""
     dup = cells.group_by(row, col).len().filter(pl.col("len") > 1)
     if dup.height:
         r0, c0, n0 = dup.row(0)
@@ -330,6 +323,46 @@ def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "sco
     for r, c, v, n in cells.select(row, col, value, count).iter_rows():
         grid[ri[r], ci[c]] = _num(v)
         counts[ri[r], ci[c]] = n
+    return rows, cols, grid, counts
+
+
+def _grid_axes(ax: Any, rows: list[Any], cols: list[Any], *, rotate: bool, xlabel: str, ylabel: str,
+               title: str) -> None:
+    """A heatmap's axes: a label per row and column (columns slanted when ``rotate``), white cell borders,
+    no ticks or frame."""
+    ax.set_xticks(range(len(cols)), [str(c) for c in cols])
+    ax.set_yticks(range(len(rows)), [str(r) for r in rows])
+    if rotate:
+        ax.tick_params(axis="x", labelrotation=45)
+        for lab in ax.get_xticklabels():
+            lab.set_horizontalalignment("right")
+            lab.set_rotation_mode("anchor")
+    ax.set_xticks(np.arange(len(cols) + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(len(rows) + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", lw=1.5)
+    ax.tick_params(which="minor", length=0)
+    ax.tick_params(which="major", length=0)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, loc="left")
+
+
+def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "score", count: str = "n_scored",
+                   min_n: int = 10, title: str = "", font: str | None = None,
+                   areas: list[tuple[dict[str, Any], tuple[float, float, float, float]]] | None = None) -> bytes:
+    """A ``row`` x ``col`` grid of ``value`` (0..1) where small samples are visibly marked.
+
+    Rows and columns keep their order of first appearance in ``cells`` (the caller sorts). Cells with
+    ``count`` < ``min_n`` are greyed, hatched and annotated in italics with a "*" so a striking
+    value from a handful of cases is not over-read; missing cells stay blank. With ``areas`` (a list to
+    fill) every drawn cell's row of ``cells`` and its place in the image are appended (see :func:`_areas`).
+    """
+    cells = _check(cells, "heatmap_figure", [row, col, value, count])
+    rows, cols, grid, counts = _heatmap_grid(cells, row=row, col=col, value=value, count=count)
+    ri, ci = {r: i for i, r in enumerate(rows)}, {c: j for j, c in enumerate(cols)}
     small = {(ri[r], ci[c]) for r, c in small_cells(cells, row=row, col=col, count=count, min_n=min_n,
                                                      value=value)}
 
@@ -357,24 +390,7 @@ def heatmap_figure(cells: pl.DataFrame, *, row: str, col: str, value: str = "sco
             n_txt = "n=?" if n is None else f"n={int(n)}"
             ax.text(j, i, f"{v:.2f}{'*' if is_small else ''}\n{n_txt}", ha="center", va="center",
                     fontsize=7.5, color=ink, style="italic" if is_small else "normal", linespacing=1.15)
-        ax.set_xticks(range(len(cols)), [str(c) for c in cols])
-        ax.set_yticks(range(len(rows)), [str(r) for r in rows])
-        if rotate:
-            ax.tick_params(axis="x", labelrotation=45)
-            for lab in ax.get_xticklabels():
-                lab.set_horizontalalignment("right")
-                lab.set_rotation_mode("anchor")
-        ax.set_xticks(np.arange(len(cols) + 1) - 0.5, minor=True)
-        ax.set_yticks(np.arange(len(rows) + 1) - 0.5, minor=True)
-        ax.grid(which="minor", color="white", lw=1.5)
-        ax.tick_params(which="minor", length=0)
-        ax.tick_params(which="major", length=0)
-        for side in ("top", "right", "bottom", "left"):
-            ax.spines[side].set_visible(False)
-        ax.set_xlabel(col)
-        ax.set_ylabel(row)
-        if title:
-            ax.set_title(title, loc="left")
+        _grid_axes(ax, rows, cols, rotate=rotate, xlabel=col, ylabel=row, title=title)
         cbar = fig.colorbar(im, ax=ax, shrink=1.0 if len(rows) <= 8 else max(0.3, 8 / len(rows)),
                             aspect=20, pad=0.02)
         cbar.set_label(value)

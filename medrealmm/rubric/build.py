@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from medrealmm.atomic import write_rows, write_text
+from medrealmm.atomic import write_bytes, write_parquet, write_rows, write_text
 from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
 from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
 from medrealmm.schema import rubric_hash
@@ -110,7 +110,7 @@ def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheet_roun
               "approved": sum(x.status == APPROVED for x in records),
               "failed": sum(x.status == "failed" for x in records),
               "lint_errors": errors, "lint_warnings": len(findings) - errors}
-    (out / "counts.json").write_text(json.dumps(counts, indent=2), encoding="utf-8")
+    write_text(out / "counts.json", json.dumps(counts, indent=2))
     return counts
 
 
@@ -318,12 +318,41 @@ def _sheet_hash(out_dir: Path, rnd: int, case_id: str) -> str | None:
     return seen
 
 
+#: The counters ``rubric revise`` reports (the manifest's ``revise`` stage and its return value).
+REVISE_STATS = ("with_feedback", "signed_off", "direct_only", "llm", "llm_failed", "at_max_round", "already_applied",
+                "not_draft", "other_round", "not_reviewed", "changed_after_applied")
+
+#: One case to revise: its record, the result of its direct edits, the hashes of the feedback rows applied.
+_Job = tuple[RubricRecord, Any, list[str]]
+
+
 def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     """R(k+1) for every draft with feedback at its current round k (< ``rubric.rounds``)."""
-    from medrealmm.inference.engines import EnginePool
-    from medrealmm.rubric.feedback import apply_feedback
-    from medrealmm.rubric.writer import RevisionJob
+    records, feedback = _revise_inputs(cfg)
+    out_dir, max_rounds = _out_dir(cfg), int(_rubric_cfg(cfg).get("rounds", 3))
+    stats: dict[str, Any] = dict.fromkeys(REVISE_STATS, 0)
+    jobs: list[_Job] = []
+    updated: dict[str, RubricRecord] = {}
+    for rec in records:
+        job = _triage(rec, feedback.get(rec.id, []), out_dir=out_dir, max_rounds=max_rounds, stats=stats,
+                      updated=updated)
+        if job is not None:
+            jobs.append(job)
+    engines: dict[str, Any] = {}
+    written = _llm_revisions(cfg, [j for j in jobs if j[1].needs_revision], stats, engines)
+    for rec, res, h in jobs:
+        updated[rec.id] = _next_record(cfg, rec, res, h, written.get(rec.id), stats)
+    final = [updated.get(x.id, x) for x in records]
+    changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
+    rounds = sorted({updated[i].round for i in changed})
+    counts = _refresh(final, cfg, sheet_rounds=rounds, sheet_ids=changed)
+    _manifest(cfg, "revise", {**counts, **stats}, engines)
+    _log_revise(stats)
+    return {**counts, **stats}
 
+
+def _revise_inputs(cfg: dict[str, Any]) -> tuple[list[RubricRecord], dict[str, list[tuple[int | None, Any]]]]:
+    """The rubric records and the feedback rows by case id; a missing file or an unknown case id is an error."""
     r = _rubric_cfg(cfg)
     if not r.get("feedback"):
         raise RubricFailed("rubric.feedback is not set: the filled feedback CSV/JSONL file (or a folder of them)")
@@ -334,118 +363,132 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
     if not records:
         raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
     feedback = _read_feedback(fb_path, _out_dir(cfg))
-    by_id = {x.id: x for x in records}
-    unknown = sorted(set(feedback) - set(by_id))
+    unknown = sorted(set(feedback) - {x.id for x in records})
     if unknown:
         raise RubricFailed(f"rubric.feedback {fb_path}: {len(unknown)} case id(s) have no rubric here, "
                            f"e.g. {unknown[0]!r}")
-    max_rounds = int(r.get("rounds", 3))
-    jobs: list[tuple[RubricRecord, Any, list[str]]] = []
-    updated: dict[str, RubricRecord] = {}
-    stats = {"with_feedback": 0, "signed_off": 0, "direct_only": 0, "llm": 0, "llm_failed": 0, "at_max_round": 0,
-             "already_applied": 0, "not_draft": 0, "other_round": 0, "not_reviewed": 0, "changed_after_applied": 0}
-    out_dir = _out_dir(cfg)
-    for rec in records:
-        rows = feedback.get(rec.id, [])
-        if not rows:
-            stats["not_reviewed"] += rec.status == "draft"
+    return records, feedback
+
+
+def _triage(rec: RubricRecord, rows: list[tuple[int | None, Any]], *, out_dir: Path, max_rounds: int,
+            stats: dict[str, Any], updated: dict[str, RubricRecord]) -> _Job | None:
+    """What to do with one case's feedback: nothing (counted in ``stats``), a sign-off (into ``updated``),
+    or a revision job (its direct edits applied)."""
+    from medrealmm.rubric.feedback import apply_feedback
+
+    if not rows:
+        stats["not_reviewed"] += rec.status == "draft"
+        return None
+    if rec.status != "draft" or rec.current is None:
+        if any(_meaningful(i) for _, i in rows):
+            stats["not_draft"] += 1
+            log.warning("case %s is %s: its feedback is ignored (rubric.approve.revoke=[%s] reopens an "
+                        "approved case)", rec.id, rec.status, rec.id)
+        return None
+    items, late = _rows_now(rec, rows, stats)
+    if not items:
+        if not any(_meaningful(i) for _, i in rows):
+            stats["not_reviewed"] += 1                      # an untouched sheet
+        elif not late:
+            stats["other_round"] += 1
+        return None
+    shown = _sheet_hash(out_dir, rec.round, rec.id)
+    if shown is not None and any(rnd == rec.round for rnd, _ in rows) and shown != rubric_hash(rec.criteria):
+        raise RubricFailed(f"case {rec.id!r}: its round-{rec.round} sheet shows another rubric than the current "
+                           f"one (it was regenerated since); feedback written against it is not applied — "
+                           "use the new sheet (`medrealmm rubric sheets`)")
+    if all(i.action == "accept" for i in items):          # signed off as it is
+        stats["signed_off"] += 1
+        updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "signed_off_round": rec.round}})
+        return None
+    if rec.round >= max_rounds:
+        stats["at_max_round"] += 1
+        log.warning("case %s is at round %d = rubric.rounds: feedback not applied (raise rubric.rounds)",
+                    rec.id, rec.round)
+        return None
+    stats["with_feedback"] += 1
+    used = sorted({c.id for v in rec.versions for c in v.criteria})
+    res = apply_feedback(rec.criteria, items, case_id=rec.id, used_ids=used)
+    return rec, res, sorted({_row_hash(i) for i in items})
+
+
+def _rows_now(rec: RubricRecord, rows: list[tuple[int | None, Any]], stats: dict[str, Any]) -> tuple[list[Any], list[Any]]:
+    """The rows to apply at the case's current round, and the rows of an earlier round's sheet changed after
+    that round was applied (warned about, not applied)."""
+    applied = _applied_rows(rec)
+    every = set().union(*applied.values()) if applied else set()
+    items, late, late_round = [], [], 0
+    for rnd, i in rows:
+        if not _meaningful(i):
             continue
-        if rec.status != "draft" or rec.current is None:
-            if any(_meaningful(i) for _, i in rows):
-                stats["not_draft"] += 1
-                log.warning("case %s is %s: its feedback is ignored (rubric.approve.revoke=[%s] reopens an "
-                            "approved case)", rec.id, rec.status, rec.id)
-            continue
-        applied = _applied_rows(rec)
-        every = set().union(*applied.values()) if applied else set()
-        items, late, late_round = [], [], 0
-        for rnd, i in rows:
-            if not _meaningful(i):
-                continue
-            if rnd is None:                     # a file without a round: rows applied before are not applied again
-                if _row_hash(i) in every:
-                    stats["already_applied"] += 1
-                else:
-                    items.append(i)
-            elif rnd == rec.round:
+        if rnd is None:                     # a file without a round: rows applied before are not applied again
+            if _row_hash(i) in every:
+                stats["already_applied"] += 1
+            else:
                 items.append(i)
-            elif rnd < rec.round and _row_hash(i) not in applied.get(str(rnd + 1), set()):
-                late.append(i)
-                late_round = rnd
-        if late:
-            stats["changed_after_applied"] += 1
-            log.warning("case %s: %d row(s) of its round-%d sheet (%s) were changed after that round was applied; "
-                        "they are not applied now: put them on the round-%d sheet", rec.id, len(late),
-                        late_round, late[0].where, rec.round)
-        if not items:
-            if not any(_meaningful(i) for _, i in rows):
-                stats["not_reviewed"] += 1                      # an untouched sheet
-            elif not late:
-                stats["other_round"] += 1
-            continue
-        shown = _sheet_hash(out_dir, rec.round, rec.id)
-        if shown is not None and any(rnd == rec.round for rnd, _ in rows) and shown != rubric_hash(rec.criteria):
-            raise RubricFailed(f"case {rec.id!r}: its round-{rec.round} sheet shows another rubric than the current "
-                               f"one (it was regenerated since); feedback written against it is not applied — "
-                               "use the new sheet (`medrealmm rubric sheets`)")
-        if all(i.action == "accept" for i in items):          # signed off as it is
-            stats["signed_off"] += 1
-            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "signed_off_round": rec.round}})
-            continue
-        if rec.round >= max_rounds:
-            stats["at_max_round"] += 1
-            log.warning("case %s is at round %d = rubric.rounds: feedback not applied (raise rubric.rounds)",
-                        rec.id, rec.round)
-            continue
-        stats["with_feedback"] += 1
-        used = sorted({c.id for v in rec.versions for c in v.criteria})
-        res = apply_feedback(rec.criteria, items, case_id=rec.id, used_ids=used)
-        jobs.append((rec, res, sorted({_row_hash(i) for i in items})))
-    llm_jobs = [(rec, res, h) for rec, res, h in jobs if res.needs_revision]
-    written: dict[str, Any] = {}
-    engines: dict[str, Any] = {}
-    if llm_jobs:
-        pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
-        try:
-            writer, engines["model"] = _writer(cfg, pool)
-            outs = writer.revise([RevisionJob(
-                instance=rec.instance, current=tuple(res.criteria), comments=_comments_now(res),
-                locked=tuple(dict.fromkeys(c.id for ch in res.changes for c in ch.after)),
-                used_ids=tuple(sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria})))
-                for rec, res, _ in llm_jobs])
-            written = {rec.id: w for (rec, _, _), w in zip(llm_jobs, outs, strict=True)}
-            stats["writer"] = dict(writer.stats)
-        finally:
-            pool.close()
-    for rec, res, h in jobs:
-        nxt = rec.round + 1
-        w = written.get(rec.id)
-        fb_meta = {"rows": h, "changes": [_change_row(c) for c in res.changes], "comments": len(res.comments)}
-        if w is None:
-            stats["direct_only"] += 1
-            v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback")
-        elif w.criteria is None:               # nothing applied: the same feedback is tried again next run
-            stats["llm_failed"] += 1
-            failures = {**(rec.meta.get("revision_failures") or {}), str(nxt): w.error}
-            updated[rec.id] = rec.model_copy(update={"meta": {**rec.meta, "revision_failures": failures}})
-            continue
-        else:
-            stats["llm"] += 1
-            v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg),
-                              note=f"{w.restored} physician-set criteria restored after the LLM changed them"
-                              if w.restored else None)
-        meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
-        meta.pop("signed_off_round", None)
-        failures = {k: v for k, v in (meta.get("revision_failures") or {}).items() if k != str(nxt)}
-        meta["revision_failures"] = failures
-        if not failures:
-            meta.pop("revision_failures")
-        updated[rec.id] = rec.with_version(v).model_copy(update={"meta": meta})
-    final = [updated.get(x.id, x) for x in records]
-    changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
-    rounds = sorted({updated[i].round for i in changed})
-    counts = _refresh(final, cfg, sheet_rounds=rounds, sheet_ids=changed)
-    _manifest(cfg, "revise", {**counts, **stats}, engines)
+        elif rnd == rec.round:
+            items.append(i)
+        elif rnd < rec.round and _row_hash(i) not in applied.get(str(rnd + 1), set()):
+            late.append(i)
+            late_round = rnd
+    if late:
+        stats["changed_after_applied"] += 1
+        log.warning("case %s: %d row(s) of its round-%d sheet (%s) were changed after that round was applied; "
+                    "they are not applied now: put them on the round-%d sheet", rec.id, len(late),
+                    late_round, late[0].where, rec.round)
+    return items, late
+
+
+def _llm_revisions(cfg: dict[str, Any], llm_jobs: list[_Job], stats: dict[str, Any],
+                   engines: dict[str, Any]) -> dict[str, Any]:
+    """The writer's revisions by case id, for the cases whose feedback needs the LLM (comments)."""
+    from medrealmm.inference.engines import EnginePool
+    from medrealmm.rubric.writer import RevisionJob
+
+    if not llm_jobs:
+        return {}
+    pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
+    try:
+        writer, engines["model"] = _writer(cfg, pool)
+        outs = writer.revise([RevisionJob(
+            instance=rec.instance, current=tuple(res.criteria), comments=_comments_now(res),
+            locked=tuple(dict.fromkeys(c.id for ch in res.changes for c in ch.after)),
+            used_ids=tuple(sorted({c.id for v in rec.versions for c in v.criteria} | {c.id for c in res.criteria})))
+            for rec, res, _ in llm_jobs])
+        stats["writer"] = dict(writer.stats)
+        return {rec.id: w for (rec, _, _), w in zip(llm_jobs, outs, strict=True)}
+    finally:
+        pool.close()
+
+
+def _next_record(cfg: dict[str, Any], rec: RubricRecord, res: Any, rows: list[str], w: Any,
+                 stats: dict[str, Any]) -> RubricRecord:
+    """The record with R(k+1): the direct edits (``w`` None) or the writer's revision; a failed revision
+    keeps the round and records why (the same feedback is tried again next run)."""
+    nxt = rec.round + 1
+    fb_meta = {"rows": rows, "changes": [_change_row(c) for c in res.changes], "comments": len(res.comments)}
+    if w is None:
+        stats["direct_only"] += 1
+        v = RubricVersion(round=nxt, criteria=res.criteria, source="feedback")
+    elif w.criteria is None:               # nothing applied: the same feedback is tried again next run
+        stats["llm_failed"] += 1
+        failures = {**(rec.meta.get("revision_failures") or {}), str(nxt): w.error}
+        return rec.model_copy(update={"meta": {**rec.meta, "revision_failures": failures}})
+    else:
+        stats["llm"] += 1
+        v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg),
+                          note=f"{w.restored} physician-set criteria restored after the LLM changed them"
+                          if w.restored else None)
+    meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
+    meta.pop("signed_off_round", None)
+    failures = {k: v for k, v in (meta.get("revision_failures") or {}).items() if k != str(nxt)}
+    meta["revision_failures"] = failures
+    if not failures:
+        meta.pop("revision_failures")
+    return rec.with_version(v).model_copy(update={"meta": meta})
+
+
+def _log_revise(stats: dict[str, Any]) -> None:
     log.info("rubric revise: %d case(s) with feedback (%d direct edits only, %d revised by the LLM, %d LLM failures), "
              "%d signed off (accept), %d not reviewed, %d at the round limit, %d row(s) already applied, %d with "
              "feedback for another round only", stats["with_feedback"], stats["direct_only"], stats["llm"],
@@ -455,7 +498,6 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         log.warning("rubric revise: %d case(s) stay at their round: the LLM gave no valid revision, so neither "
                     "their edits nor their comments were applied; rerun `rubric revise` with the same feedback "
                     "(or drop the comments to apply the edits alone)", stats["llm_failed"])
-    return {**counts, **stats}
 
 
 def _comments_now(res: Any) -> tuple[tuple[str | None, str], ...]:
@@ -645,7 +687,7 @@ def lint(cfg: dict[str, Any]) -> dict[str, Any]:
     out = _out_dir(cfg) / "lint"
     out.mkdir(parents=True, exist_ok=True)
     write_csv(table, out / "findings.csv")
-    table.write_parquet(out / "findings.parquet")
+    write_parquet(out / "findings.parquet", table)
     by_rule = table.group_by(["rule", "severity"]).len().sort(["severity", "rule"]) if table.height else table
     for row in by_rule.iter_rows(named=True) if table.height else []:
         log.info("lint %-16s %-7s %d", row["rule"], row["severity"], row["len"])
@@ -674,7 +716,7 @@ def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
                 dst = out / im.path
                 dst.parent.mkdir(parents=True, exist_ok=True)
                 if im.data is not None:
-                    dst.write_bytes(im.data)
+                    write_bytes(dst, im.data)
                 elif ds.root is not None and (ds.root / im.path).is_file():
                     shutil.copyfile(ds.root / im.path, dst)
                 else:
