@@ -138,3 +138,19 @@ NAME_LEFT: frozenset[str] = frozenset("和跟与同给找叫让带陪替帮请�
 
 # What often follows a name (刘平，…, 郭桂芝都是…, 郑洋的报告): the right edge of a candidate.
 NAME_RIGHT: frozenset[str] = frozenset("的说今昨明现都也和跟与是在从去来到让把被给对要想会能还又已刚就才吃做说问家收寄")
+
+
+# Drug brand names (商品名) that read like a person's name (a surname, then name-like characters):
+# never names. Hand-collected from common Chinese prescription and OTC brands; the statistical layer
+# also lowers any candidate that a drug's context follows (效果, 副作用, 怎么吃 …).
+DRUG_BRANDS: frozenset[str] = frozenset("""
+施慧达 安博维 蒙诺 雅施达 洛汀新 诺和灵 诺和锐 诺和龙 诺和力 诺和泰 诺欣妥 华法林 尼膜同 乐松 英太青 泰诺 百服宁 易坦静
+沐舒坦 仙特明 顺尔宁 信必可 万托林 思力华 达克宁 艾洛松 百多邦 京万红 乐肤液 优思明 达英 补佳乐 耐信 吗丁啉 达喜
+易蒙停 丽珠得乐 汉森 太宁 尤卓尔 希克劳 泰力特 来立信 左克 大扶康 兰美抒 赛乐特 左洛复 来士普 黛力新 再普乐 维思通
+安律凡 德巴金 利必通 开浦兰 妥泰 乐瑞卡 弥可保 善存 金施尔康 伊可新 星鲨 贝特令 欧唐宁 捷诺维 安达唐 欧唐静 度易达
+长秀霖 甘舒霖 优思灵 宁心宝 韩金靓 罗盖全 毕生珍 金水宝 苏黄 康忻 高特 宁红 傲坦 美卡素 复代文 安内真 欧美宁 拜新同
+伲福达 洛丁新 可定 舒降之 倍博特 万苏平 邦瑞特 温胃舒 百令 柯妥 解郁 曲美 司美 司美格鲁肽 安宫 黄氏 马应龙 康泰克
+白加黑 金嗓子 华素 贺普丁 贺维力 韦瑞德 博路定 施尔康 钙尔奇 迪巧 朗迪 田七 洁尔阴 金鸡 宫炎平 妇科千金 花红
+安神补脑 静心 乐孕宁 孕康 史克 严迪 希舒美 舒利迭 普米克 奥克 欧克 奥美 兰索 雷贝 潘妥 洛赛克 达芙通 芬必得 美林
+扶他林 莫比可 西乐葆 安康信 乐芬 瑞巴派特 胃复春 江中 健胃 叶酸 爱乐维 玛特纳 福施福 斯利安 金双歧 培菲康 妈咪爱
+""".split())

@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 from medrealmm.deid.spans import CATEGORIES, Span, detect_each, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
-                                          COMPOUND_SURNAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
+                                          COMPOUND_SURNAMES, DRUG_BRANDS, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
                                           NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
@@ -138,6 +138,12 @@ _NAME_RIGHT_WORDS = re.compile(r"(?:今天|昨天|明天|现在|刚才|最近|�
                                r"女士|先生|同志|老师|阿姨|叔叔|爷爷|奶奶|妈妈|爸爸|家属|本人|患者|病人|你好|您好)")
 _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液|注射液|注射|针|喷雾|气雾|滴眼|滴耳|滴鼻|滴剂|凝胶|搽剂|"
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
+_BRAND_RX = re.compile("|".join(sorted((b for b in DRUG_BRANDS if len(b) >= 3 or b in NOT_NAMES), key=len, reverse=True)))
+_BRAND_FIRST = frozenset(b[0] for b in DRUG_BRANDS)
+# what follows a drug and never a person (安博维效果怎么样, 蒙诺的副作用, 乐松怎么吃)
+_DRUG_CONTEXT_AFTER = re.compile(r"(?:的)?(?:效果|疗效|药效|副作用|不良反应|说明书|怎么吃|怎么用|怎么服用|一天几|每天几|一次几|"
+                                 r"多少钱|能不能吃|能吃吗|可以吃吗|能一起吃|剂量|用量|吃多久|用多久|停药|减量|加量|过敏|"
+                                 r"胶囊|片剂|缓释|控释|针剂|注射|口服|外用|软膏|乳膏|滴眼液|喷剂)")
 _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
 _PLACE_SUFFIX_CHARS = frozenset("村镇乡屯寨区县市省州路街巷")
@@ -165,7 +171,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     given = cand[sl:]
     if not given or len(given) > 2 or any(c in NOT_GIVEN for c in given):
         return -9.0
-    if cand in NOT_NAMES or cand in COMMON_WORDS or cand[:3] in COMMON_WORDS or place:
+    if cand in NOT_NAMES or cand in COMMON_WORDS or cand[:3] in COMMON_WORDS or place or cand in DRUG_BRANDS \
+            or cand[:2] in DRUG_BRANDS or t[start:start + 4] in DRUG_BRANDS:
         return -9.0
     prefix_word = cand[:2] in NOT_NAMES or cand[:2] in COMMON_WORDS
     if prefix_word and (len(cand) == 2 or sl == 2 or not tagged_person or given[-1] not in GIVEN_NAME_CHARS):
@@ -190,7 +197,7 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score -= math.log10(freq + 1) + 0.5
     if len(given) == 2 and not tagged_person and (gfreq := word_frequency(given)) >= 10:
         score -= math.log10(gfreq) / 2              # 高+水平, 黄+蓝光: a surname character before a word
-    if _DRUG_FORM_AFTER.match(t, end) or _DRUG_BRAND.search(t, max(0, start - 3), start) \
+    if _DRUG_FORM_AFTER.match(t, end) or _DRUG_CONTEXT_AFTER.match(t, end) or _DRUG_BRAND.search(t, max(0, start - 3), start) \
             or _DRUG_VERB_BEFORE.search(t, max(0, start - 2), start):
         score -= 4.0                                  # 莫米松乳膏, 钠片（安必生）, 服用舒敏康: a drug
     prev = t[start - 1] if start else ""
@@ -615,6 +622,10 @@ class StatisticalDetector:
         spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
         if self.policy.province_in_address:
             spans = [_with_province(t, sp, gaz) if sp.category == "ADDRESS" else sp for sp in spans]
+        brands = [m.span() for m in _BRAND_RX.finditer(t)] if _BRAND_FIRST.intersection(t) else []
+        if brands:                                    # nothing inside a drug's brand name (安律凡, 欧唐宁, 安达唐)
+            spans = [sp for sp in spans if sp.category == "HOSPITAL"
+                     or not any(a < sp.end and sp.start < b for a, b in brands)]
         spans = [Span(s.start, s.end, s.category, self.name) for s in spans if s.category in self.categories]
         return merge_spans(spans)
 
