@@ -312,7 +312,8 @@ _ADMIN_END_RX = re.compile("[省市县区旗州盟]")
 _PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|籍贯|在|到|去|回|是|从|自|搬到|调到|嫁到|定居)$")
 # a city's short form naming a dish or a product, not where someone is (兰州拉面, 青岛啤酒, 北京烤鸭)
 _PRODUCT_AFTER = re.compile(r"拉面|烤鸭|小吃|火锅|小面|热干面|螺蛳粉|炒饭|米线|米粉|凉皮|肉夹馍|啤酒|白酒|黄酒|老窖|大曲|"
-                            r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音")
+                            r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音|阿胶|铁观音|大红袍|龙井|"
+                            r"毛尖|普洱|红茶|绿茶|白茶|枸杞|人参|红枣|火腿|板鸭|管圆线虫|出血热|血吸虫")
 _PLACE_LAST = frozenset("街道镇乡村屯寨区木查路巷同弄")
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
 _TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木|区|县)$")
@@ -355,7 +356,7 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
                 gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
             out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 河南 + 周口 (tagged a noun)
             continue
-        if len(w) >= 2 and w in gaz.city_short and _PRODUCT_AFTER.match(t, tok.end):
+        if len(w) >= 2 and (w in gaz.city_short or w in gaz.district_short) and _PRODUCT_AFTER.match(t, tok.end):
             continue
         if len(w) >= 3 and w[-1] == "人" and (w[:-1] in gaz.city_short and policy.city
                                                or w[:-1] in gaz.district_short or gaz.full_level(w[:-1])):
