@@ -104,6 +104,7 @@ FOUND = [
     ("在宜和妇儿医院生的。", "宜和妇儿医院"),
     ("在可可西里卫生院打的针。", "可可西里卫生院"),
     ("我公公汤建国前年中风。", "汤建国"),                                 # a relative named after the kinship word
+    ("王建军，ID：20231105", "20231105"),                                 # a bare ID label before a number
 ]
 
 
