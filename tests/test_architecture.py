@@ -35,7 +35,6 @@ DEBT: set[str] = {
     "private: medrealmm.report.viewer -> medrealmm.report.build._",
     "no __all__: medrealmm.common",
     "no __all__: medrealmm.judge",
-    "no __all__: medrealmm.mccp",
     "no __all__: medrealmm.report",
     "no __all__: medrealmm.rubric",
     "no __all__: medrealmm.testing",
