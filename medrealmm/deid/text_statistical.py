@@ -196,6 +196,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score += 0.5
     elif sur not in MID_SURNAMES:
         score -= 1.0
+    if not tagged_person and end < len(t) and word_frequency(t[end - 1:end + 1]) >= 2000:
+        score -= 3.0                                  # 易消 + 化, 高可 + 能: the last character starts a word
     freq = word_frequency(cand)
     if freq:
         score -= math.log10(freq + 1) + 0.5
@@ -493,6 +495,9 @@ _LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|中医|肿瘤|�
 _HOSPITAL_AFTER_VERB = re.compile(
     r"(?:在|去|到|了|于|转|住|送|进)(?P<h>(?:(?!医院|诊所|门诊|卫生)[^\s\d\W的了是在去到我你他她您这那哪些家个])"
     r"{2,8}(?:医院|门诊部|诊所|卫生院|卫生服务中心|医疗中心|保健院|中医馆))")
+# a verb phrase before 医院 (在选择医院时, 在等待医院的结果, 前往医院) names no hospital
+_HOSPITAL_PREFIX_VERB = re.compile(r"选择|选|等待|等|前往|寻找|找|联系|咨询|推荐|救护车|医生|大夫|手术|整形|美容|专科|治疗|"
+                                   r"检查|看病|就诊|正规|靠谱|合适|适合|离开|回到|来到|进入|转诊|转院|住进|出院|入院")
 _HOSPITAL_PREFIX_GENERIC = frozenset("""
 省城 县城 市里 城里 镇上 乡下 乡里 村里 外面 外边 楼下 旁边 对面 门口 隔壁 周围 附近 老家 本市 本县 本省 本区 外地 外省 外市
 大城市 小城市 城市 农村 乡镇 急诊 一般 普通 正规 专门 其他 其它 别的 好点 大点 小点 较大 较小 全国 国内 国外 海外 单位 公司 学校 部队
@@ -528,7 +533,9 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
         h = m.group("h")
         prefix = _HOSP_TAIL.split(h)[0]
         if len(prefix) >= 2 and prefix not in _HOSPITAL_PREFIX_GENERIC and not generic_hospital_phrase(h) \
-                and not any(prefix.startswith(g) for g in _HOSPITAL_PREFIX_GENERIC):
+                and not any(prefix.startswith(g) for g in _HOSPITAL_PREFIX_GENERIC) \
+                and _HOSPITAL_PREFIX_VERB.search(prefix) is None \
+                and not (len(prefix) > 2 and prefix[-1] in "和或与及跟"):
             out.append(Span(*m.span("h"), "HOSPITAL", DETECTOR))
     for m in _HOSP_TAIL.finditer(t):
         span = _hospital_by_tokens(t, toks, gaz, m.start(), m.end())
