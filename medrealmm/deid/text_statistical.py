@@ -235,7 +235,8 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if tok.tag in ("nr", "nrfg") and len(tok.word) > sl + 1:
             # the segmenter glued the verb after a name into its person word (武晓静开, 邵华去)
             ends += [(e, i, -0.5) for e in range(tok.start + sl + 1, min(tok.end, tok.start + sl + 3))
-                     if (t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME) and t[e] not in _PLACE_SUFFIX_CHARS]
+                     if (t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME) and t[e] not in _PLACE_SUFFIX_CHARS
+                     and word_frequency(t[e - 1:e + 1]) < 1000]      # not 易消 + 化: 消化 is a word
         # a name glued to the word after it (朱凤 + 英收): end inside a token, before a name-final word
         ends += [(e, j, -0.5) for j in range(i + 1, min(i + 3, n)) for e in range(toks[j].start + 1, toks[j].end)
                  if t[e] in NAME_RIGHT and toks[j].end - e == 1]
