@@ -37,6 +37,7 @@ import base64
 import csv
 import hashlib
 import html
+import io
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -44,7 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from medrealmm.atomic import write_rows
+from medrealmm.atomic import write_rows, write_text
 from medrealmm.data import subset_key
 from medrealmm.data.specialty import assign, load_groups
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
@@ -237,14 +238,14 @@ def write_sheets(out_dir: Path, sampling: Sampling, *, batch_size: int = 50, aud
                 f"<p>{len(batch)} case(s). {_INSTRUCTIONS[kind]} Record decisions in a CSV "
                 f"(<code>{template}</code> next to this file).</p>" + body + "</body></html>")
         path = review / f"{prefix}-{n:03d}.html"
-        path.write_text(page, encoding="utf-8")
+        write_text(path, page)
         sheets.append(path)
-    with open(review / ("audit_decisions_template.csv" if audit else "decisions_template.csv"), "w",
-              encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh)
-        w.writerow(CSV_COLUMNS)
-        for cid, _ in picked:
-            w.writerow([safe_cell(cid), *[""] * 10, "audit" if audit else ""])
+    template = io.StringIO(newline="")
+    w = csv.writer(template)
+    w.writerow(CSV_COLUMNS)
+    for cid, _ in picked:
+        w.writerow([safe_cell(cid), *[""] * 10, "audit" if audit else ""])
+    write_text(review / ("audit_decisions_template.csv" if audit else "decisions_template.csv"), template.getvalue())
     log.info("review%s: %d of %d case(s) selected (%s scheme) into %d sheet(s) in %s", " audit" if audit else "",
              len(picked), len(cases), sampling.scheme, len(sheets), review)
     return sheets

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from medrealmm.atomic import write_lines, write_text
 from medrealmm.deid.records import ImageSlot, LogRecord, read_records, record_line
 from medrealmm.deid.removal import RemovalRule
 from medrealmm.deid.spans import Span, apply_placeholders, merge_spans
@@ -159,9 +160,7 @@ class DeidStage:
                 return
             res = self.run_chunk(chunk, staging / name)
             body = {"cases": res.cases, "audit": res.audit, "removed": res.removed, "counts": dict(res.counts)}
-            tmp = part.with_suffix(".tmp")
-            tmp.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
-            tmp.replace(part)
+            write_text(part, json.dumps(body, ensure_ascii=False))
             totals.update(res.counts)
             chunk.clear()
 
@@ -198,10 +197,7 @@ class DeidStage:
                         target.parent.mkdir(parents=True, exist_ok=True)
                         f.replace(target)
         for fname, lines in outputs.items():
-            target = conf.out_dir / fname
-            tmp = target.with_suffix(".tmp")
-            tmp.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-            tmp.replace(target)
+            write_lines(conf.out_dir / fname, lines)
         shutil.rmtree(conf.out_dir / "staging", ignore_errors=True)
         summary = {"kept": totals.get("kept", 0), "removed": totals.get("removed", 0), "bad_records": len(errors),
                    "masked": {k: v for k, v in sorted(totals.items()) if k not in ("kept", "removed")}}

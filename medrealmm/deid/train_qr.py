@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from medrealmm.atomic import write_bytes, write_text
+
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".webp", ".jpg", ".jpeg", ".png", ".bmp")
@@ -165,7 +167,7 @@ def _dataset(cfg: TrainQRConfig, out: Path) -> Path:
         shutil.rmtree(ds)
     t0 = time.perf_counter()
     data_yaml = generate_dataset(ds, cfg.n_train, cfg.n_val, seed=cfg.seed)
-    stamp.write_text(json.dumps(params))
+    write_text(stamp, json.dumps(params))
     log.info("generated %d train + %d val synthetic images in %.1fs", cfg.n_train, cfg.n_val,
              time.perf_counter() - t0)
     return data_yaml
@@ -253,7 +255,7 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
     if not run_best.is_file():
         run_best = run_best.with_name("last.pt")
     best = out / "best.pt"
-    shutil.copyfile(run_best, best)
+    write_bytes(best, run_best.read_bytes())
 
     val = validate(best, data_yaml, imgsz=cfg.imgsz, batch=cfg.batch, device=device, threads=threads,
                    config_dir=cfg.config_dir)
@@ -268,7 +270,7 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
                              "config_dir": cfg.config_dir})
         with _threads(threads):
             metrics["real"] = real_photo_recall(det, cfg.real_dir)
-    (out / "metrics.json").write_text(json.dumps(metrics, indent=2, ensure_ascii=False))
+    write_text(out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False))
     log.info("wrote %s and %s", best, out / "metrics.json")
     return metrics
 
