@@ -46,7 +46,7 @@ Everything after the mapping — subsets, limits, duplicate ids, strict/lenient 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -119,45 +119,8 @@ def healthbench_to_raw(rec: Mapping[str, Any], *, file: str, index: int = 0) -> 
     def err(msg: str, field: str) -> CaseError:
         return CaseError(msg, case_id=case_id, field=field, file=file)
 
-    messages = rec.get("prompt")
-    if not isinstance(messages, list):
-        raise err(f"prompt should be a list of messages, got {type(messages).__name__}", "prompt")
-    turns: list[dict[str, Any]] = []
-    system: list[str] = []
-    for i, m in enumerate(messages):
-        if not isinstance(m, Mapping):
-            raise err(f"message {i} should be an object, got {type(m).__name__}", f"prompt.{i}")
-        role, content = m.get("role"), m.get("content")
-        if not isinstance(content, str):
-            raise err(f"message content should be text, got {type(content).__name__}", f"prompt.{i}.content")
-        if role == SYSTEM_ROLE:
-            system.append(content)
-        elif role in ROLE_MAP:
-            if not content.strip():
-                raise err("message content is empty", f"prompt.{i}.content")
-            turns.append({"role": ROLE_MAP[role], "text": content})
-        else:
-            raise err(f"unknown role {role!r}; expected one of user, assistant, system", f"prompt.{i}.role")
-
-    items = rec.get("rubrics")
-    if not isinstance(items, list):
-        raise err(f"rubrics should be a list of rubric items, got {type(items).__name__}", "rubrics")
-    rubric: list[dict[str, Any]] = []
-    for j, item in enumerate(items):
-        if not isinstance(item, Mapping):
-            raise err(f"rubric item should be an object, got {type(item).__name__}", f"rubrics.{j}")
-        text = item.get("criterion")
-        if not isinstance(text, str) or not text.strip():
-            raise err("criterion text is missing or empty", f"rubrics.{j}.criterion")
-        points = _as_points(item.get("points"))
-        if points is None:
-            raise err(f"points {item.get('points')!r} is not a whole number", f"rubrics.{j}.points")
-        if points == 0:
-            raise err("0 points: a rubric item must reward or penalise (weights are non-zero)",
-                      f"rubrics.{j}.points")
-        tags = _str_list(item.get("tags"), "rubric item tags", case_id, f"rubrics.{j}.tags", file)
-        rubric.append({"id": f"c{j + 1}", "text": text, "weight": points, "tags": tags})
-
+    turns, system = _turns(rec.get("prompt"), err)
+    rubric = _rubric(rec.get("rubrics"), err, case_id, file)
     example_tags = _str_list(rec.get("example_tags"), "example_tags", case_id, "example_tags", file)
     meta: dict[str, Any] = {"source": SOURCE, "example_tags": example_tags}
     if system:
@@ -177,6 +140,51 @@ def healthbench_to_raw(rec: Mapping[str, Any], *, file: str, index: int = 0) -> 
         "rubric": rubric,
         "meta": meta,
     }
+
+
+def _turns(messages: Any, err: Callable[[str, str], CaseError]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The conversation's turns (patient/doctor) and its system messages, from ``prompt``."""
+    if not isinstance(messages, list):
+        raise err(f"prompt should be a list of messages, got {type(messages).__name__}", "prompt")
+    turns: list[dict[str, Any]] = []
+    system: list[str] = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, Mapping):
+            raise err(f"message {i} should be an object, got {type(m).__name__}", f"prompt.{i}")
+        role, content = m.get("role"), m.get("content")
+        if not isinstance(content, str):
+            raise err(f"message content should be text, got {type(content).__name__}", f"prompt.{i}.content")
+        if role == SYSTEM_ROLE:
+            system.append(content)
+        elif role in ROLE_MAP:
+            if not content.strip():
+                raise err("message content is empty", f"prompt.{i}.content")
+            turns.append({"role": ROLE_MAP[role], "text": content})
+        else:
+            raise err(f"unknown role {role!r}; expected one of user, assistant, system", f"prompt.{i}.role")
+    return turns, system
+
+
+def _rubric(items: Any, err: Callable[[str, str], CaseError], case_id: str, file: str) -> list[dict[str, Any]]:
+    """The criteria (``c1``, ``c2``…), from ``rubrics``: non-empty text, whole non-zero points, tags."""
+    if not isinstance(items, list):
+        raise err(f"rubrics should be a list of rubric items, got {type(items).__name__}", "rubrics")
+    rubric: list[dict[str, Any]] = []
+    for j, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise err(f"rubric item should be an object, got {type(item).__name__}", f"rubrics.{j}")
+        text = item.get("criterion")
+        if not isinstance(text, str) or not text.strip():
+            raise err("criterion text is missing or empty", f"rubrics.{j}.criterion")
+        points = _as_points(item.get("points"))
+        if points is None:
+            raise err(f"points {item.get('points')!r} is not a whole number", f"rubrics.{j}.points")
+        if points == 0:
+            raise err("0 points: a rubric item must reward or penalise (weights are non-zero)",
+                      f"rubrics.{j}.points")
+        tags = _str_list(item.get("tags"), "rubric item tags", case_id, f"rubrics.{j}.tags", file)
+        rubric.append({"id": f"c{j + 1}", "text": text, "weight": points, "tags": tags})
+    return rubric
 
 
 def _files(path: Path) -> list[Path]:

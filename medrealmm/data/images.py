@@ -19,6 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from PIL import Image, UnidentifiedImageError
 
+from medrealmm.atomic import write_bytes
 from medrealmm.schema import Case, CaseError, ImageRef
 
 log = logging.getLogger(__name__)
@@ -114,38 +115,7 @@ def check_image_bytes(
     fresh handle (``verify`` alone misses truncated pixel data).
     """
     allowed = {f.upper() for f in allowed_formats}
-    # PIL warns above its global MAX_IMAGE_PIXELS and refuses above twice that. Its warning is turned
-    # into an error (unless the configured limit is larger: then our own check decides). The warnings
-    # filter is process-global, so the header read is serialised; it costs microseconds.
-    pil_limit = Image.MAX_IMAGE_PIXELS or 0
-    with _WARNINGS_LOCK, warnings.catch_warnings():
-        warnings.simplefilter(
-            "error" if pil_limit and max_pixels <= pil_limit else "ignore", Image.DecompressionBombWarning
-        )
-        try:
-            with Image.open(io.BytesIO(data)) as img:
-                fmt = (img.format or "unknown").upper()
-                width, height = img.size
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
-            raise ValueError(
-                f"image too large (decompression-bomb guard, limit {max_pixels:,} pixels): {e}"
-            ) from None
-        except UnidentifiedImageError:
-            known = _sniff_known(data)
-            if known:
-                raise ValueError(
-                    f"corrupt {known} image: it has a {known} signature but cannot be opened"
-                ) from None
-            kind = _sniff_unreadable(data)
-            if kind:
-                raise ValueError(
-                    f"unsupported image format {kind} (allowed: {', '.join(sorted(allowed))})"
-                ) from None
-            raise ValueError(
-                f"not a readable image: cannot identify the format of {len(data)} bytes"
-            ) from None
-        except Exception as e:  # noqa: BLE001 - PIL raises many types on hostile headers
-            raise ValueError(f"corrupt image header: {type(e).__name__}: {e}") from None
+    fmt, width, height = _read_header(data, max_pixels, allowed)
     if fmt not in allowed:
         raise ValueError(f"unsupported image format {fmt} (allowed: {', '.join(sorted(allowed))})")
     if width <= 0 or height <= 0:
@@ -165,6 +135,40 @@ def check_image_bytes(
     except Exception as e:  # noqa: BLE001 - truncated/corrupt data surfaces as OSError, SyntaxError, ...
         raise ValueError(f"corrupt or truncated {fmt} image: {type(e).__name__}: {e}") from None
     return fmt
+
+
+def _read_header(data: bytes, max_pixels: int, allowed: set[str]) -> tuple[str, int, int]:
+    """The image's format and size from its header alone (nothing decoded), or ValueError saying why not."""
+    # PIL warns above its global MAX_IMAGE_PIXELS and refuses above twice that. Its warning is turned
+    # into an error (unless the configured limit is larger: then our own check decides). The warnings
+    # filter is process-global, so the header read is serialised; it costs microseconds.
+    pil_limit = Image.MAX_IMAGE_PIXELS or 0
+    with _WARNINGS_LOCK, warnings.catch_warnings():
+        warnings.simplefilter(
+            "error" if pil_limit and max_pixels <= pil_limit else "ignore", Image.DecompressionBombWarning
+        )
+        try:
+            with Image.open(io.BytesIO(data)) as img:
+                return (img.format or "unknown").upper(), img.size[0], img.size[1]
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+            raise ValueError(
+                f"image too large (decompression-bomb guard, limit {max_pixels:,} pixels): {e}"
+            ) from None
+        except UnidentifiedImageError:
+            raise _unidentified(data, allowed) from None
+        except Exception as e:  # noqa: BLE001 - PIL raises many types on hostile headers
+            raise ValueError(f"corrupt image header: {type(e).__name__}: {e}") from None
+
+
+def _unidentified(data: bytes, allowed: set[str]) -> ValueError:
+    """Why PIL could not identify the bytes: a known format's corrupt file, an unsupported format, or neither."""
+    known = _sniff_known(data)
+    if known:
+        return ValueError(f"corrupt {known} image: it has a {known} signature but cannot be opened")
+    kind = _sniff_unreadable(data)
+    if kind:
+        return ValueError(f"unsupported image format {kind} (allowed: {', '.join(sorted(allowed))})")
+    return ValueError(f"not a readable image: cannot identify the format of {len(data)} bytes")
 
 
 def validate_images(
@@ -188,32 +192,8 @@ def validate_images(
         turn_changed = False
         for i, ref in enumerate(turn.images):
             where = f"turns.{t}.images.{i}"
-            if ref.data is not None:
-                data, field = ref.data, f"{where}.data"
-            else:
-                field = f"{where}.path"
-                if root is None:
-                    raise CaseError(
-                        f"image {ref.path!r} has no embedded bytes and the dataset has no root "
-                        "folder to resolve it against",
-                        case_id=case.id,
-                        field=field,
-                        file=file,
-                    )
-                try:
-                    target = resolve_image_path(root, ref.path)
-                except ValueError as e:
-                    raise CaseError(str(e), case_id=case.id, field=field, file=file) from None
-                if not target.is_file():
-                    raise CaseError(
-                        f"image file not found: {str(target)!r}", case_id=case.id, field=field, file=file
-                    )
-                try:
-                    data = target.read_bytes()
-                except OSError as e:
-                    raise CaseError(
-                        f"cannot read image {str(target)!r}: {e}", case_id=case.id, field=field, file=file
-                    ) from None
+            field = f"{where}.data" if ref.data is not None else f"{where}.path"
+            data = _image_data(ref, root, case_id=case.id, field=field, file=file)
             try:
                 check_image_bytes(data, max_pixels=max_pixels, allowed_formats=allowed)
             except ValueError as e:
@@ -233,6 +213,29 @@ def validate_images(
             new_images.append(ref)
         new_turns.append(turn.model_copy(update={"images": tuple(new_images)}) if turn_changed else turn)
     return case.model_copy(update={"turns": tuple(new_turns)}) if changed else case
+
+
+def _image_data(ref: ImageRef, root: Path | None, *, case_id: str, field: str, file: str | None) -> bytes:
+    """The image's bytes: embedded, or the file at ``root / path`` (which must lie inside ``root``)."""
+    if ref.data is not None:
+        return ref.data
+    if root is None:
+        raise CaseError(
+            f"image {ref.path!r} has no embedded bytes and the dataset has no root folder to resolve it against",
+            case_id=case_id,
+            field=field,
+            file=file,
+        )
+    try:
+        target = resolve_image_path(root, ref.path)
+    except ValueError as e:
+        raise CaseError(str(e), case_id=case_id, field=field, file=file) from None
+    if not target.is_file():
+        raise CaseError(f"image file not found: {str(target)!r}", case_id=case_id, field=field, file=file)
+    try:
+        return target.read_bytes()
+    except OSError as e:
+        raise CaseError(f"cannot read image {str(target)!r}: {e}", case_id=case_id, field=field, file=file) from None
 
 
 def image_format(data: bytes) -> str | None:
@@ -313,9 +316,7 @@ def export_images(
                     target = out_dir / path
                     if not (target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == digest):
                         target.parent.mkdir(parents=True, exist_ok=True)
-                        tmp = target.with_name(target.name + ".tmp")
-                        tmp.write_bytes(data)
-                        tmp.replace(target)
+                        write_bytes(target, data)
                 used[path] = digest
                 images.append(ImageRef(path=path, data=data if embed else None, sha256=digest))
             turns.append(turn.model_copy(update={"images": tuple(images)}))
