@@ -26,20 +26,7 @@ RANK = {
 }
 
 #: Known debt (issue 16), as ``"importer -> imported"`` module names or ``"no __all__: package"``.
-DEBT: set[str] = {
-    "medrealmm.report.summary -> medrealmm.pipeline",
-    "medrealmm.inference.engines -> medrealmm.testing.tiny_models",
-    "medrealmm.data.validate -> medrealmm.testing.tiny_models",
-    "cycle: medrealmm.pipeline, medrealmm.report.summary",
-    "private: medrealmm.scoring.tags -> medrealmm.scoring.score._",
-    "private: medrealmm.report.viewer -> medrealmm.report.build._",
-    "no __all__: medrealmm.common",
-    "no __all__: medrealmm.judge",
-    "no __all__: medrealmm.report",
-    "no __all__: medrealmm.rubric",
-    "no __all__: medrealmm.testing",
-    "no __all__: medrealmm.deid.image",
-}
+DEBT: set[str] = set()
 
 
 def _modules() -> dict[str, Path]:
