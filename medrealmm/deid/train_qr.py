@@ -200,7 +200,7 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
 
     Returns the metrics also written to ``<out_dir>/metrics.json``; the weights are ``<out_dir>/best.pt``.
     """
-    from medrealmm.deid.image.yolo import import_ultralytics, resolve_device, torch_threads_kept
+    from medrealmm.deid.image.yolo import import_ultralytics, resolve_device
 
     cache = _cache_arg(cfg.cache)
     model_src = _check_model(cfg.model)
@@ -213,25 +213,39 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
 
     device = resolve_device(cfg.device)
     threads = cfg.threads or torch.get_num_threads()
-    progress_path = out / "progress.jsonl"
-    progress_path.write_text("")
-    t_start = time.perf_counter()
+    progress = _EpochLog(out / "progress.jsonl")
+    _fit(YOLO, cfg, model_src, data_yaml, out, progress, device=device, threads=threads, cache=cache)
+    train_seconds = time.perf_counter() - progress.t_start
+    run_best = out / "runs" / "train" / "weights" / "best.pt"
+    if not run_best.is_file():
+        run_best = run_best.with_name("last.pt")
+    best = out / "best.pt"
+    write_bytes(best, run_best.read_bytes())
+    metrics = _evaluate(cfg, best, data_yaml, device=device, threads=threads, train_seconds=train_seconds)
+    write_text(out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False))
+    log.info("wrote %s and %s", best, out / "metrics.json")
+    return metrics
 
-    def on_start(trainer: Any) -> None:  # after ultralytics' select_device resized the thread pool
-        torch.set_num_threads(threads)
 
-    logged: set[int] = set()
+class _EpochLog:
+    """ultralytics' ``on_fit_epoch_end`` callback: a row in ``progress.jsonl`` and a log line per epoch."""
 
-    def on_epoch_end(trainer: Any) -> None:
-        if trainer.epoch + 1 in logged or trainer.epoch + 1 > trainer.epochs:  # final_eval fires it again
+    def __init__(self, path: Path):
+        self.path = path
+        path.write_text("")             # a live log, appended to while training runs
+        self.t_start = time.perf_counter()
+        self.logged: set[int] = set()
+
+    def __call__(self, trainer: Any) -> None:
+        if trainer.epoch + 1 in self.logged or trainer.epoch + 1 > trainer.epochs:  # final_eval fires it again
             return
-        logged.add(trainer.epoch + 1)
+        self.logged.add(trainer.epoch + 1)
         losses = trainer.label_loss_items(trainer.tloss, prefix="train") if trainer.tloss is not None else {}
         row = {"epoch": trainer.epoch + 1, "epochs": trainer.epochs,
-               "seconds": round(time.perf_counter() - t_start, 1),
+               "seconds": round(time.perf_counter() - self.t_start, 1),
                **{k: round(float(v), 4) for k, v in losses.items()},
                **{k: round(float(v), 4) for k, v in (trainer.metrics or {}).items()}}
-        with open(progress_path, "a", encoding="utf-8") as f:
+        with open(self.path, "a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         nan = float("nan")
         log.info("epoch %d/%d  %.0fs  box %.3f cls %.3f  mAP50 %.3f mAP50-95 %.3f", row["epoch"],
@@ -239,10 +253,21 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
                  row.get("train/cls_loss", nan), row.get("metrics/mAP50(B)", nan),
                  row.get("metrics/mAP50-95(B)", nan))
 
+
+def _fit(yolo: Any, cfg: TrainQRConfig, model_src: str, data_yaml: Path, out: Path, progress: _EpochLog, *,
+         device: str, threads: int, cache: Any) -> None:
+    """Train with ultralytics under ``out/runs/train``, torch's thread count kept at ``threads``."""
+    import torch
+
+    from medrealmm.deid.image.yolo import torch_threads_kept
+
+    def on_start(trainer: Any) -> None:  # after ultralytics' select_device resized the thread pool
+        torch.set_num_threads(threads)
+
     with torch_threads_kept():
-        model = YOLO(model_src, task="detect")
+        model = yolo(model_src, task="detect")
         model.add_callback("on_pretrain_routine_start", on_start)
-        model.add_callback("on_fit_epoch_end", on_epoch_end)
+        model.add_callback("on_fit_epoch_end", progress)
         log.info("training %s on %s: %d epochs, imgsz %d, %d threads", cfg.model, device, cfg.epochs,
                  cfg.imgsz, threads)
         model.train(data=str(data_yaml), epochs=cfg.epochs, imgsz=cfg.imgsz, batch=cfg.batch, device=device,
@@ -250,13 +275,11 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
                     deterministic=True, plots=False, amp=cfg.amp, cache=cache, patience=cfg.patience,
                     mosaic=cfg.mosaic, close_mosaic=min(cfg.close_mosaic, cfg.epochs), workers=0,
                     verbose=False)
-    train_seconds = time.perf_counter() - t_start
-    run_best = out / "runs" / "train" / "weights" / "best.pt"
-    if not run_best.is_file():
-        run_best = run_best.with_name("last.pt")
-    best = out / "best.pt"
-    write_bytes(best, run_best.read_bytes())
 
+
+def _evaluate(cfg: TrainQRConfig, best: Path, data_yaml: Path, *, device: str, threads: int,
+              train_seconds: float) -> dict[str, Any]:
+    """The metrics: validation on the held-out synthetic split and, with ``real_dir``, recall on real photos."""
     val = validate(best, data_yaml, imgsz=cfg.imgsz, batch=cfg.batch, device=device, threads=threads,
                    config_dir=cfg.config_dir)
     metrics: dict[str, Any] = {"weights": str(best), "config": asdict(cfg), "device": device,
@@ -270,8 +293,6 @@ def train(cfg: TrainQRConfig) -> dict[str, Any]:
                              "config_dir": cfg.config_dir})
         with _threads(threads):
             metrics["real"] = real_photo_recall(det, cfg.real_dir)
-    write_text(out / "metrics.json", json.dumps(metrics, indent=2, ensure_ascii=False))
-    log.info("wrote %s and %s", best, out / "metrics.json")
     return metrics
 
 
