@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from medrealmm.data.loader import load_dataset
+from medrealmm.data import load_dataset
 from medrealmm.schema import Case, CaseError
 from tests.conftest import cli, read_tables, run_dir
 from tests.test_run_records import dataset_file, sample_records, served

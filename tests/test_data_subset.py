@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from medrealmm.data import LoadOptions, load_dataset
-from medrealmm.data.loader import RawRecord, build_dataset, select_subset, subset_key
+from medrealmm.data import LoadOptions, RawRecord, build_dataset, load_dataset, select_subset, subset_key
 from medrealmm.schema import CaseError
 
 

@@ -12,8 +12,7 @@ import pytest
 
 from medrealmm.config import compose
 from medrealmm.data.healthbench import read_healthbench
-from medrealmm.data.jsonl_io import read_jsonl, write_jsonl
-from medrealmm.data.loader import Dataset, LoadOptions, load_dataset
+from medrealmm.data import Dataset, LoadOptions, load_dataset, read_jsonl, write_jsonl
 from medrealmm.schema import CaseError
 from medrealmm.scoring.score import score_cases
 from medrealmm.scoring.tags import (

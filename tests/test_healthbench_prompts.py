@@ -13,7 +13,7 @@ import pytest
 
 from medrealmm.config import compose
 from medrealmm.data.healthbench import read_healthbench
-from medrealmm.data.loader import LoadOptions
+from medrealmm.data import LoadOptions
 from medrealmm.inference.prompts import (
     HEALTHBENCH_IMAGE_MARKER,
     PromptConfig,
