@@ -67,6 +67,15 @@ class Cluster:
                 raise AssertionError(f"jobs still queued after {timeout}s: {self.queue(cwd)}")
             time.sleep(1)
 
+    def release_requeued(self, job: str, cwd: Path, timeout: float = 120) -> None:
+        """Start a requeued job at once: Slurm holds a requeued batch job for about two minutes (BeginTime)."""
+        t0 = time.time()
+        while "JobState=PENDING" not in (info := self.run("scontrol", "show", "job", job, cwd=cwd, check=False).stdout):
+            assert time.time() - t0 < timeout, f"{job} was not requeued: {info}"
+            time.sleep(0.5)
+        assert "Restarts=1" in info, info
+        self.run("scontrol", "update", f"JobId={job}", "StartTime=now", cwd=cwd)
+
     def logs(self) -> str:
         return "\n".join(f"--- {p.name}\n{p.read_text()[-1500:]}" for p in sorted((self.state / "logs").glob("*")))
 
@@ -90,37 +99,40 @@ def assert_same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -
         assert_frame_equal(a[name], b[name], check_exact=True)
 
 
-def test_array_of_four_shards_then_merge_equals_a_single_run(slurm, single, tmp_path, tiny_cache) -> None:
+@pytest.mark.timeout(1800)   # two arrays of jobs, each starting an engine
+def test_an_array_with_a_killed_and_a_requeued_task_resumes_to_a_single_runs_tables(slurm, single, tmp_path,
+                                                                                     tiny_cache) -> None:
+    """Four shards as array tasks, merged when all are done, equal one process. On the way, what happens on
+    clusters: shard 1's generation task is killed (scancel --signal=KILL, as a node failure), and shard 0's
+    judging task gets Slurm's warning signal (B:USR1, as before a time limit or a preemption). The signalled
+    task requeues itself and its rerun resumes from the store; the killed shard leaves the merge unrun,
+    `medrealmm pending` names it, and submit.sh run again submits only that shard, then the merge."""
     out = tmp_path / "out"
-    r = slurm.run("bash", str(ROOT / "slurm" / "submit.sh"), "4", *SMOKE, f"paths.outputs={out}",
-                  f"paths.cache={tiny_cache}", cwd=tmp_path)
-    assert "shards to run: 0,1,2,3" in r.stdout
-    slurm.wait_idle(tmp_path)
-    folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
-    assert latest(folder) is not None, slurm.logs()
-    assert_same_tables(single, read_tables(latest(folder).path))
-    assert (out / "runs" / "sample" / "leaderboard.md").exists()
-
-
-def test_a_killed_task_is_resubmitted_and_the_tables_are_unchanged(slurm, single, tmp_path, tiny_cache) -> None:
-    out = tmp_path / "out"
-    args = ["bash", str(ROOT / "slurm" / "submit.sh"), "3", *SMOKE, f"paths.outputs={out}",
+    args = ["bash", str(ROOT / "slurm" / "submit.sh"), "4", *SMOKE, f"paths.outputs={out}",
             f"paths.cache={tiny_cache}"]
-    slurm.run(*args, cwd=tmp_path)
-    victim = None
+    r = slurm.run(*args, cwd=tmp_path)
+    assert "shards to run: 0,1,2,3" in r.stdout
+    killed = requeued = None
     t0 = time.time()
-    while victim is None and time.time() - t0 < 300:  # kill shard 1 while it runs
+    while (killed is None or requeued is None) and time.time() - t0 < 600:
         for line in slurm.queue(tmp_path):
             job, state, name = line.split()
-            if job.endswith("_1") and state == "RUNNING" and name in ("medrealmm-generate", "medrealmm-judge"):
-                victim = job
-        time.sleep(0.2)
-    assert victim, "shard 1 never ran"
-    slurm.run("scancel", "--signal=KILL", "--full", victim, cwd=tmp_path)
+            if killed is None and job.endswith("_1") and state == "RUNNING" and name == "medrealmm-generate":
+                slurm.run("scancel", "--signal=KILL", "--full", job, cwd=tmp_path)
+                killed = job
+            if requeued is None and job.endswith("_0") and state == "RUNNING" and name == "medrealmm-judge":
+                slurm.run("scancel", "--signal=USR1", "--batch", job, cwd=tmp_path)
+                slurm.release_requeued(job, tmp_path)
+                requeued = job
+        time.sleep(0.5)
+    assert killed, "shard 1's generation never ran"
+    assert requeued, "shard 0's judging never ran"
     slurm.wait_idle(tmp_path)
+    log = (slurm.state / "logs" / f"medrealmm-judge-{requeued}.out").read_text()
+    assert "signal received, requeueing" in log and "restart 1" in log, log[-2000:]
     folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
     assert latest(folder) is None  # the merge never ran on a missing shard
-    pending = slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm pending run.shard.count=3 "
+    pending = slurm.run("bash", "-c", f"source {ROOT}/.venv/bin/activate && medrealmm pending run.shard.count=4 "
                         f"{' '.join(SMOKE)} paths.outputs={out}", cwd=tmp_path).stdout.strip()
     assert pending == "1"
 
@@ -129,6 +141,7 @@ def test_a_killed_task_is_resubmitted_and_the_tables_are_unchanged(slurm, single
     slurm.wait_idle(tmp_path)
     assert latest(folder) is not None, slurm.logs()
     assert_same_tables(single, read_tables(latest(folder).path))
+    assert (out / "runs" / "sample" / "leaderboard.md").exists()
 
 
 def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, tiny_cache) -> None:
@@ -141,30 +154,6 @@ def test_hydra_multirun_through_submitit_then_one_leaderboard(slurm, tmp_path, t
     cli(["leaderboard", "preset=smoke", f"paths.outputs={out}"], cwd=tmp_path)
     board = pl.read_parquet(out / "runs" / "sample" / "leaderboard.parquet")
     assert sorted(board["mode"]) == ["multimodal", "text"] and board["rank"].to_list() == [1, 1]
-
-
-def test_preemption_signal_requeues_the_task_which_resumes(slurm, single, tmp_path, tiny_cache) -> None:
-    """Slurm's warning signal (B:USR1, as sent before a time limit or a preemption) makes the task
-    requeue itself; the restarted task resumes from the store and the tables are unchanged."""
-    out = tmp_path / "out"
-    slurm.run("bash", str(ROOT / "slurm" / "submit.sh"), "2", *SMOKE, f"paths.outputs={out}",
-              f"paths.cache={tiny_cache}", cwd=tmp_path)
-    victim = None
-    t0 = time.time()
-    while victim is None and time.time() - t0 < 300:
-        for line in slurm.queue(tmp_path):
-            job, state, name = line.split()
-            if job.endswith("_0") and state == "RUNNING" and name == "medrealmm-judge":
-                victim = job
-        time.sleep(0.2)
-    assert victim, "the judging task of shard 0 never ran"
-    slurm.run("scancel", "--signal=USR1", "--batch", victim, cwd=tmp_path)
-    slurm.wait_idle(tmp_path)
-    log = (slurm.state / "logs" / f"medrealmm-judge-{victim}.out").read_text()
-    assert "signal received, requeueing" in log and "restart 1" in log, log[-2000:]
-    folder = out / "runs" / "sample" / "tiny-vl__tiny-vl__multimodal"
-    assert latest(folder) is not None, slurm.logs()
-    assert_same_tables(single, read_tables(latest(folder).path))
 
 
 def test_a_served_judge_judges_the_array_like_the_in_process_judge(slurm, single, tmp_path, tiny_cache) -> None:
