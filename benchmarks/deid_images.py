@@ -112,7 +112,7 @@ def _lab_lines_masked(texts: list[str], quads: list[np.ndarray], cover: np.ndarr
     """Lines with a lab value, and how many of them the mask touches (over 5% of the line's area)."""
     from medrealmm.deid.image.base import Box
     from medrealmm.deid.image.mask import coverage
-    from medrealmm.deid.image.ocr import lab_values
+    from medrealmm.deid.image.ocr_verify import lab_values
 
     h, w = cover.shape
     n = hit = 0
@@ -129,7 +129,7 @@ def _lab_lines_masked(texts: list[str], quads: list[np.ndarray], cover: np.ndarr
 def _geometry(pipe: object, reports: list[Path], variants: list[str], out: str | None) -> dict[str, Tally]:
     """Each photo in each variant: detect once, mask as rectangles and as quads, read both back."""
     from medrealmm.deid.image.mask import coverage, encode_clean, load_image
-    from medrealmm.deid.image.ocr import stock_read_quads, verify
+    from medrealmm.deid.image.ocr_verify import stock_read_quads, verify
 
     tallies: dict[str, Tally] = {}
     upright_read: dict[Path, tuple[list[str], list[np.ndarray]]] = {}
@@ -190,7 +190,7 @@ def _speed(pipe: object, ocr: object, reports: list[Path], repeat: int, threads:
     from rapidocr import RapidOCR
 
     from medrealmm.deid.image.mask import encode_clean, load_image
-    from medrealmm.deid.image.ocr import rapidocr_engine
+    from medrealmm.deid.image.ocr_engine import rapidocr_engine
 
     raw_params = {"Det.limit_type": "max", "Det.limit_side_len": 960, "Global.log_level": "warning"}
     if threads:

@@ -92,7 +92,8 @@ def test_quad_coverage_fills_the_polygon_not_its_rectangle():
 def test_sub_line_identifier_quad_follows_the_line_direction():
     """The value after 姓名: on a tilted line: its quad lies on the line's own edges, between the
     value's first and last character — not the rectangle around it."""
-    from medrealmm.deid.image.ocr import REC_HEIGHT, OcrLine
+    from medrealmm.deid.image.ocr_engine import REC_HEIGHT
+    from medrealmm.deid.image.ocr_geometry import OcrLine
 
     text = "姓名张三丰性别男"
     q = _rotated_rect(300, 300, 8 * 40, 40, 40.0)

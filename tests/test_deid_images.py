@@ -308,7 +308,7 @@ def test_make_detector_rejects_unknown_kind_and_keys():
 
 
 def test_form_rules_on_report_lines():
-    from medrealmm.deid.image.ocr import form_spans, label_only
+    from medrealmm.deid.image.ocr_form_rules import form_spans, label_only
 
     def values(t):
         return [(s.category, t[s.start:s.end]) for s in form_spans(t)]
@@ -328,11 +328,12 @@ def test_form_rules_on_report_lines():
 
 
 def test_ocr_line_geometry_maps_characters_to_pixels():
-    from medrealmm.deid.image.ocr import REC_HEIGHT, OcrLine, _reading_order
+    from medrealmm.deid.image.ocr_engine import REC_HEIGHT
+    from medrealmm.deid.image.ocr_geometry import OcrLine, reading_order
 
     # a line read right to left in the image (upside-down page): reading order starts at the right
     quad = np.array([[10, 10], [410, 10], [410, 50], [10, 50]], np.float64)   # tl, tr, br, bl
-    ordered = _reading_order(quad, np.array([-1.0, 0.0]))
+    ordered = reading_order(quad, np.array([-1.0, 0.0]))
     assert tuple(ordered[0]) == (410, 50) and tuple(ordered[1]) == (10, 50)
     text = "姓名张三"
     pos = np.array([0.125, 0.375, 0.625, 0.875])
@@ -499,7 +500,7 @@ def report_run(reports):
     finally:
         root.removeHandler(handler)
         root.setLevel(old)
-    from medrealmm.deid.image.ocr import identifier_tokens, stock_read
+    from medrealmm.deid.image.ocr_verify import identifier_tokens, stock_read
 
     original, _ = load_image(path)
     before = stock_read(original)              # the reference reader: stock rapidocr, full resolution
@@ -509,7 +510,7 @@ def report_run(reports):
 
 
 def test_ocr_masks_every_identifier_it_can_read_and_keeps_lab_values(report_run):
-    from medrealmm.deid.image.ocr import verify
+    from medrealmm.deid.image.ocr_verify import verify
 
     res = report_run["result"]
     v = verify(None, res.image, before=report_run["before"])
@@ -556,7 +557,7 @@ def test_injected_span_finder_and_rules_switches(report_run):
 
 @pytest.mark.parametrize("how", ["pixels-90", "pixels-180", "pixels-270", "exif-6", "tilt-40"])
 def test_rotated_report_is_masked_too(report_run, how):
-    from medrealmm.deid.image.ocr import readable_tokens, stock_read
+    from medrealmm.deid.image.ocr_verify import readable_tokens, stock_read
 
     upright = report_run["original"]
     if how == "tilt-40":      # a photo turned 40 degrees: masked as polygons along the tilted lines
