@@ -101,11 +101,7 @@ def engine_identity(role: dict[str, Any], backend: dict[str, Any]) -> str:
 def _vllm(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
     from medrealmm.inference.vllm_backend import VLLMBackend
 
-    engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
-    return VLLMBackend(role["name"], resolve_model_path(role, cache_dir), engine=engine, cpu=backend.get("cpu"),
-                       device=backend.get("device", "auto"), seed=seed,
-                       structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
-                       chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"))
+    return VLLMBackend.from_config(role, backend, resolve_model_path(role, cache_dir), seed=seed)
 
 
 def _transformers(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, seed: int) -> Backend:
