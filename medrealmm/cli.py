@@ -354,8 +354,8 @@ def bash_completion() -> str:
     command word dropped from the line, as Hydra expects a one-app program."""
     from medrealmm.catalog import GROUPS
 
-    commands = " ".join(sorted({c.split("-")[0] if c.startswith(("rubric-", "store-")) else c for c in COMMANDS}
-                               | {"list", "completion", "deid-train-qr"}))
+    commands = " ".join(sorted({c.split("-")[0] if c.split("-")[0] in GROUPED else c for c in COMMANDS}
+                               | set(DIRECT)))
     return f"""_medrealmm_complete() {{
     local cur=${{COMP_WORDS[COMP_CWORD]}}
     if [ "$COMP_CWORD" -eq 1 ]; then COMPREPLY=($(compgen -W "{commands}" -- "$cur")); return; fi
