@@ -70,10 +70,6 @@ def _part(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def _package(module: str) -> str:
-    return ".".join(module.split(".")[:2])
-
-
 def _problems() -> set[str]:
     out = set()
     graph = {m: {t for t, _ in targets if t in MODULES} for m, targets in IMPORTS.items()}
