@@ -106,7 +106,7 @@ def _doctor(command: str, cfg: dict[str, Any]) -> int | None:
 
 
 def _plan(command: str, cfg: dict[str, Any]) -> None:
-    from medrealmm.config_schema import check_config
+    from medrealmm.config_groups import check_config
     from medrealmm.plan import check, plan_run, render, render_workload, workload
 
     check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
@@ -243,7 +243,7 @@ def _expected_errors() -> tuple[type[BaseException], ...]:
 def execute(command: str, cfg_node: Any) -> None:
     """Run one command of :data:`COMMANDS`; an expected failure becomes one line and exit status 2."""
     from medrealmm.config import to_plain
-    from medrealmm.config_schema import check_config
+    from medrealmm.config_groups import check_config
 
     spec = COMMANDS[command]
     debug = bool(cfg_node.get("debug", False)) if hasattr(cfg_node, "get") else False

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-__all__ = ["ConfigError", "check_config"]
+__all__ = ["ConfigError", "Settings", "check_config", "problems"]
 
 
 class ConfigError(ValueError):
@@ -22,6 +22,28 @@ class ConfigError(ValueError):
 
 class _Group(BaseModel):
     model_config = ConfigDict(extra="allow", strict=False)
+
+
+class Settings(BaseModel):
+    """A config group's typed settings: its defaults live here, once (the YAML under ``conf/`` mirrors them
+    for Hydra overrides and comments; ``tests/test_config_groups.py`` keeps the two equal). Unknown keys are
+    errors, so a typo (``corpus.dialogue_quality.min_turn=3``) fails at start instead of being ignored.
+
+    Stage code reads ``XSettings.of(cfg["x"], "x")`` once and passes typed values on, never ``.get(key, default)``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=False)
+
+    @classmethod
+    def of(cls, value: Any, where: str):  # type: ignore[no-untyped-def]
+        """Validated settings from a plain dict (or an instance, returned as it is); :class:`ConfigError` names
+        every bad setting as ``where.key``."""
+        if isinstance(value, cls):
+            return value
+        lines = problems(cls, value if value is not None else {}, where)
+        if lines:
+            raise ConfigError("invalid settings:\n  " + "\n  ".join(lines))
+        return cls.model_validate(value if value is not None else {})
 
 
 class Sampling(_Group):
@@ -134,25 +156,38 @@ def _where(group: str, loc: tuple[Any, ...]) -> str:
     return ".".join([group, *(str(p) for p in loc)])
 
 
-def check_config(cfg: dict[str, Any], groups: tuple[str, ...] = tuple(GROUPS)) -> None:
-    """Raise :class:`ConfigError` listing every invalid setting of ``groups`` (one line each)."""
-    problems = []
-    for group in groups:
+def problems(model: type[BaseModel], value: Any, group: str) -> list[str]:
+    """One line per invalid setting of ``value`` read as ``model`` (empty when valid)."""
+    if value == "???" or not isinstance(value, dict):
+        return [f"{group}: expected a config group, got {value!r}"]
+    try:
+        model.model_validate(value)
+    except ValidationError as e:
+        out = []
+        for err in e.errors():
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                msg = "unknown setting (a typo? see the group's YAML under conf/ for the known keys)"
+            got = err.get("input")
+            shown = "" if isinstance(got, dict) or err["type"] in ("missing", "extra_forbidden") else f" (got {got!r})"
+            out.append(f"{_where(group, err['loc'])}: {msg}{shown}")
+        return out
+    return []
+
+
+def check_config(cfg: dict[str, Any], groups: tuple[str, ...] | None = None,
+                 models: dict[str, type[BaseModel]] | None = None) -> None:
+    """Raise :class:`ConfigError` listing every invalid setting of ``groups`` (one line each). ``models``: the
+    group -> model table (:data:`medrealmm.config_groups.GROUPS` holds every group's; default: the evaluation
+    groups here)."""
+    table = GROUPS if models is None else models
+    found = []
+    for group in (tuple(table) if groups is None else groups):
         value = cfg.get(group)
-        if value is None:
+        if value is None or group not in table:
             continue
-        if value == "???" or not isinstance(value, dict):
-            problems.append(f"{group}: expected a config group, got {value!r}")
-            continue
-        if group == "data" and value.get("path") == "???":
+        if group == "data" and isinstance(value, dict) and value.get("path") == "???":
             value = {**value, "path": None}
-        try:
-            GROUPS[group].model_validate(value)
-        except ValidationError as e:
-            for err in e.errors():
-                msg = err["msg"].removeprefix("Value error, ")
-                got = err.get("input")
-                shown = "" if isinstance(got, dict) or err["type"] == "missing" else f" (got {got!r})"
-                problems.append(f"{_where(group, err['loc'])}: {msg}{shown}")
-    if problems:
-        raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
+        found += problems(table[group], value, group)
+    if found:
+        raise ConfigError("invalid settings:\n  " + "\n  ".join(found))

@@ -22,7 +22,7 @@ RANK = {
                      "catalog", "common", "shards", "store"], 0),
     **dict.fromkeys(["data", "inference"], 1),
     "corpus": 2, "deid": 3, "mccp": 4, "rubric": 5, "judge": 6, "scoring": 7, "report": 8,
-    **dict.fromkeys(["pipeline", "plan", "doctor", "cli", "testing"], 9),
+    **dict.fromkeys(["pipeline", "plan", "doctor", "cli", "testing", "config_groups"], 9),
 }
 
 #: Known debt (issue 16), as ``"importer -> imported"`` module names or ``"no __all__: package"``.

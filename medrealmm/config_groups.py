@@ -1,0 +1,27 @@
+"""Every config group's typed settings in one table, for the start-up check of each command.
+
+The models live beside the code that reads them (``medrealmm/<phase>/settings.py``: config groups mirror
+code); this orchestrator-level module only lists them, so the foundation (:mod:`medrealmm.config_schema`)
+never imports a phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from medrealmm import config_schema
+
+__all__ = ["GROUPS", "check_config"]
+
+GROUPS: dict[str, type[BaseModel]] = {
+    **config_schema.GROUPS,
+}
+"""Group name (the key in the composed config) -> its settings model."""
+
+
+def check_config(cfg: dict[str, Any], groups: tuple[str, ...] | None = None) -> None:
+    """Raise :class:`~medrealmm.config_schema.ConfigError` listing every invalid setting of ``groups``
+    (default: every group present in ``cfg``)."""
+    config_schema.check_config(cfg, groups, GROUPS)
