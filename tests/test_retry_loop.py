@@ -78,3 +78,29 @@ def test_judge_chunk_redacts_engine_errors_and_does_not_multiply_their_retries()
     assert stats == {"requests": 4, "retries": 1, "unscored": 2, "prompt_tokens": 0, "cached_tokens": 0}
     assert len(backend.sent[1][1]) == 1 and backend.sent[1][0] == "j retry 1".replace("j", "judge j", 1)
     assert UNPARSEABLE == "unparseable"
+
+
+def test_generation_stores_an_engine_error_by_its_name_and_asks_a_truncated_reply_again(tmp_path, caplog) -> None:
+    """The generation stage's truncation retry records an engine error like the agents and the judge do:
+    ``engine_error:<ExceptionName>``, never the engine's message (it may quote the patient's text)."""
+    from medrealmm.inference.generate import plan_generations, run_generations
+    from medrealmm.inference.prompts import PromptConfig
+    from medrealmm.store import Store
+
+    cases = [Case(id=f"c{i}", department="皮肤科", turns=(Turn(role="patient", text=f"手臂起红疹{i}天"),), y_orig="您好",
+                  rubric=(Criterion(id="r1", text="建议就医", weight=5),)) for i in range(3)]
+    items = plan_generations(cases, model_name="m", model_spec="s", modes=["text"], samples=1,
+                             prompt=PromptConfig(), seed=0)
+    backend = Scripted([[Completion("好", finish_reason="stop"), leak(), Completion("建", finish_reason="length")],
+                        [Completion("建议面诊", finish_reason="stop")]])
+    store = Store(tmp_path, "generations")
+    stats = run_generations(items, model_name="m", store=store, chunk_size=8, backend_factory=lambda: backend,
+                            sampling_cfg={"temperature": 0.0}, chat_template_kwargs={}, prompt=PromptConfig(),
+                            image_bytes=lambda ref: b"", reasoning_cfg={"opened_by_template": False},
+                            retry_truncated=1)
+    records = [store.get(it.key) for it in items]
+    assert [(r["text"], r["error"], r["truncated"], r["attempt"]) for r in records] == [
+        ("好", None, None, 0), (None, f"{ENGINE_ERROR}:ValueError", None, 0), ("建议面诊", None, None, 1)]
+    assert all(SECRET not in str(r) for r in records) and SECRET not in caplog.text
+    assert (stats["generated"], stats["errors"], stats["truncated"], stats["truncated_retries"]) == (2, 1, 0, 1)
+    assert len(backend.sent) == 2 and len(backend.sent[1][1]) == 1

@@ -9,17 +9,17 @@ Error codes never carry an engine's message: it may quote the prompt (patient te
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from medrealmm.inference.base import Backend, ChatRequest, Completion, Sampling
+from medrealmm.inference.base import ENGINE_ERROR, Backend, ChatRequest, Completion, Sampling, engine_error_code
 from medrealmm.inference.generate import chunks, derived_seed
 
+__all__ = ["ENGINE_ERROR", "UNPARSEABLE", "Outcome", "ask_batched", "ask_rounds", "engine_error_code"]
+
 UNPARSEABLE = "unparseable"
-ENGINE_ERROR = "engine_error"
 
 
 @dataclass
@@ -30,12 +30,6 @@ class Outcome:
     attempts: int = 0
     error: str | None = None
     completion: Completion | None = field(default=None, repr=False)   # the last one received
-
-
-def engine_error_code(error: str) -> str:
-    """An engine error reduced to its exception name: the message may quote the prompt."""
-    head = error.split(":", 1)[0].strip()
-    return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]{0,60}", head) else ENGINE_ERROR
 
 
 def ask_rounds(backend: Backend, items: Sequence[tuple[str, list[dict[str, Any]]]], *,

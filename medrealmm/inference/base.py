@@ -7,8 +7,19 @@ servers. A backend never raises for one bad request: it returns a completion wit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+
+ENGINE_ERROR = "engine_error"
+
+
+def engine_error_code(error: str) -> str:
+    """An engine error reduced to its exception name (``engine_error:ValueError``): the message may quote
+    the prompt (patient text), so no stored record or log line carries it."""
+    head = error.split(":", 1)[0].strip()
+    return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]{0,60}", head) else ENGINE_ERROR
 
 
 @dataclass(frozen=True)

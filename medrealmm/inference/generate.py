@@ -16,7 +16,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from medrealmm.inference.base import Backend, ChatRequest, Sampling
+from medrealmm.inference.base import Backend, ChatRequest, Sampling, engine_error_code
 from medrealmm.inference.prompts import PromptConfig, generation_messages, image_identity, inline_images
 from medrealmm.inference.reasoning import (effort_applied, reasoning_settings, split_reasoning, template_kwargs,
                                            template_opens_think, truncated)
@@ -221,7 +221,8 @@ class _Replies:
         again = []
         for it, out in zip(ask, outs, strict=True):
             reply, reasoning = split_reasoning(out.text, out.reasoning, opened_by_template=opened)
-            error = out.error or (None if reply is not None else "the engine returned no text")
+            error = (engine_error_code(out.error) if out.error is not None
+                     else None if reply is not None else "the engine returned no text")
             cut = None if error else truncated(out.text, out.finish_reason, opened_by_template=opened,
                                                reasoning=out.reasoning)
             if cut == "max_tokens" and not self.rcfg["length_is_truncation"]:
