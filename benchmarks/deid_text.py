@@ -13,6 +13,11 @@ touches, and messages per second of one process's CPU time (one core; best of ``
   written from the category definitions without reading the detectors, frozen, never used to tune;
 - ``consult_c``: a second held-out generator (benchmarks/corpora/consult_c.py, same message format), written
   after consult_b's figures were known and never read by whoever writes the detectors; reported when present;
+- ``consult_d``: a third held-out generator (benchmarks/corpora/consult_d.py, same format, same rules);
+- ``consult_e``: a development generator (benchmarks/corpora/consult_e.py, same format), written from the
+  category definitions alone by someone who did not read the detectors, but open to whoever tunes them:
+  labelled ``dev``; its misses and false positives can be written out with ``--dump-dev DIR``
+  (never those of a held-out corpus);
 - ``cluener``: CLUENER2020's dev split (../shared/fixtures/ner/cluener2020_dev.jsonl, human-annotated
   news and web sentences): ``name`` → NAME and ``address`` → ADDRESS recall (addresses there include
   countries and provinces, which the policy keeps, so ADDRESS recall is also shown for the rest),
@@ -24,7 +29,8 @@ category; jionlp's extractors when installed; rules + LLM agent with ``--agent-m
 the false positives on real dialogues (../shared/fixtures/dialogues/CMtMedQA_test.json, almost no
 identifiers): masks per 1,000 sentences and a sample.
 
-    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-b 3000] [--consult-c 3000] [--identifier 2000]
+    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-b 3000] [--consult-c 3000] [--consult-d 3000]
+        [--consult-e 3000] [--dump-dev DIR] [--identifier 2000]
         [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
 """
@@ -175,9 +181,12 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 
 # --- corpora ------------------------------------------------------------------------------------------
 
-HELD_OUT = ("consult_b", "consult_c")
+HELD_OUT = ("consult_b", "consult_c", "consult_d")
 """Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
 role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
+DEV = ("consult_e",)
+"""Independent generators of the same format open to development: reported as ``dev``, their misses
+and false positives may be read (``--dump-dev``)."""
 
 
 def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | None:
@@ -227,6 +236,21 @@ def cluener_corpus(path: Path) -> tuple[list[LabelledSentence], list[list[tuple[
     return corpus, others
 
 
+def dump_errors(path: Path, corpus: Sequence[LabelledSentence], score) -> None:
+    """A development corpus's misses and false positives, one JSON object per line (text, span, category,
+    what: miss | fp), for error analysis. Never called for a held-out corpus."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [("miss", i, g) for i, g in score.misses] + [("fp", i, p) for i, p in score.false_positives]
+    with path.open("w", encoding="utf-8") as f:
+        for what, i, sp in sorted(rows, key=lambda r: (r[1], r[2].start)):
+            text = corpus[i].text
+            f.write(json.dumps({"what": what, "category": sp.category, "span": text[sp.start:sp.end],
+                                "start": sp.start, "end": sp.end, "index": i, "text": text,
+                                "gold": [[g.start, g.end, g.category] for g in corpus[i].spans]},
+                               ensure_ascii=False) + "\n")
+    print(f"  {len(rows)} errors of {corpus[0].kind if corpus else '?'} written to {path}")
+
+
 def leak_share(corpus: Sequence[LabelledSentence], score) -> float:
     """Share of the messages holding an identifier that still leak at least one."""
     holding = sum(1 for s in corpus if s.spans)
@@ -274,7 +298,7 @@ def corpus_targets(name: str, corpus, score, rate: float) -> bool:
         goal = (f"{100 * target:.0f}%" if unit == "%" else f"{target:,.0f}/s")
         print(f"  {'PASS' if passed else 'FAIL'}  {label:38s} {shown:>12s}  (target {'<=' if at_most else '>='} {goal})")
 
-    print(f"\ntargets on {name} (rules + statistical layer, no LLM)")
+    print(f"\ntargets on {name}{' (dev)' if name in DEV else ''} (rules + statistical layer, no LLM)")
     for cat in RECALL_99:
         if score.categories[cat].gold:
             line(f"recall {cat}", score.categories[cat].recall, 0.99)
@@ -283,7 +307,7 @@ def corpus_targets(name: str, corpus, score, rate: float) -> bool:
             line(f"recall {cat}", score.categories[cat].recall, 0.95)
     line("precision overall", score.overall().precision, PRECISION)
     line("messages leaking an identifier", leak_share(corpus, score), LEAK, at_most=True)
-    line("clinical numbers flagged", flagged_share(score, None if name in HELD_OUT else CLINICAL_NUMBERS),
+    line("clinical numbers flagged", flagged_share(score, CLINICAL_NUMBERS if name == "ours" else None),
          FLAGGED, at_most=True)
     line("throughput", rate, SPEED, unit="/s")
     return ok
@@ -350,6 +374,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--consult-b", type=int, default=3000, help="messages from the held-out generator consult_b")
     ap.add_argument("--consult-c", type=int, default=3000, help="messages from the held-out generator consult_c")
+    ap.add_argument("--consult-d", type=int, default=3000, help="messages from the held-out generator consult_d")
+    ap.add_argument("--consult-e", type=int, default=3000, help="messages from the development generator consult_e")
+    ap.add_argument("--dump-dev", type=Path, help="write the misses and false positives of the development corpora "
+                    "(ours, consult_e; never a held-out one) to DIR as JSON lines")
     ap.add_argument("--identifier", type=int, default=2000, help="our sentences with identifiers")
     ap.add_argument("--clinical", type=int, default=500, help="our sentences with clinical values only")
     ap.add_argument("--hard", type=int, default=200, help="our identifiers without a cue (reported apart)")
@@ -388,6 +416,15 @@ def main() -> None:
             hset = held[hname]
             print(f"{hname}: seed {args.seed}, {len(hset)} messages, {sum(len(s.spans) for s in hset)} gold "
                   f"identifiers, {sum(len(s.keep) for s in hset)} clinical keep spans (held out: measured, never tuned on)")
+    for dname_ in DEV:
+        n = getattr(args, dname_)
+        held[dname_] = held_out_corpus(dname_, args.seed, n) if n else None
+        if held[dname_] is None:
+            print(f"{dname_}: skipped (benchmarks/corpora/{dname_}.py is not there, or --{dname_.replace('_', '-')} 0)")
+        else:
+            dset = held[dname_]
+            print(f"{dname_}: seed {args.seed}, {len(dset)} messages, {sum(len(s.spans) for s in dset)} gold "
+                  f"identifiers, {sum(len(s.keep) for s in dset)} clinical keep spans (development: open to tuning)")
     clue = cluener_corpus(args.cluener)
     if clue is None:
         print(f"cluener: skipped ({args.cluener} not found: ../shared is not next to the repository)")
@@ -405,9 +442,14 @@ def main() -> None:
             preds, rate = timed(detect, [s.text for s in cset], args.repeat)
             score = score_corpus(cset, preds)
             scores[(cname, dname)] = (cset, score, rate)
-            kinds = None if cname in HELD_OUT else CLINICAL_NUMBERS
-            results[f"{cname}/{dname}"] = {"score": score, "leak": leak_share(cset, score),
+            kinds = CLINICAL_NUMBERS if cname == "ours" else None
+            label = f"{cname} dev" if cname in DEV else cname
+            results[f"{label}/{dname}"] = {"score": score, "leak": leak_share(cset, score),
                                            "flagged": flagged_share(score, kinds), "rate": rate}
+            if args.dump_dev and dname == "rules+stat" and cname in DEV:
+                dump_errors(args.dump_dev / f"{cname}.jsonl", cset, score)
+    if args.dump_dev:                          # ours: every kind (identifier, clinical, hard, held-out templates)
+        dump_errors(args.dump_dev / "ours.jsonl", corpus, score_corpus(corpus, default.detect([s.text for s in corpus])))
     for dname, detect in detectors.items():
         r = cluener_report(detect, dname, clue, 1)
         if r is not None:
@@ -420,7 +462,7 @@ def main() -> None:
         table(f"ours, rules + statistical layer: {rate:,.0f} sentences/s", cset, [
             p for p in default.detect([s.text for s in cset])])
     passed = True
-    for cname in (*HELD_OUT, "ours"):
+    for cname in (*HELD_OUT, *DEV, "ours"):
         if (cname, "rules+stat") in scores:
             cset, score, rate = scores[(cname, "rules+stat")]
             passed &= corpus_targets(cname, cset, score, rate)
@@ -473,7 +515,7 @@ def main() -> None:
 
     real_data(default.detect, args.samples, args.repeat, args.dialogues)
     print(f"\n{'ALL TARGETS PASS' if passed else 'SOME TARGETS FAIL'} (rules + statistical layer: "
-          f"{', '.join(n for n in HELD_OUT if held.get(n))} and ours)")
+          f"{', '.join(n for n in (*HELD_OUT, *DEV) if held.get(n))} and ours)")
 
 
 if __name__ == "__main__":
