@@ -12,11 +12,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from medrealmm import config_schema
+from medrealmm.mccp.settings import MccpSettings
+from medrealmm.store.settings import StoreSettings
 
 __all__ = ["GROUPS", "check_config"]
 
 GROUPS: dict[str, type[BaseModel]] = {
     **config_schema.GROUPS,
+    "mccp": MccpSettings,
+    "store": StoreSettings,
 }
 """Group name (the key in the composed config) -> its settings model."""
 

@@ -13,7 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-__all__ = ["ConfigError", "Settings", "check_config", "problems"]
+__all__ = ["ClusterSettings", "ConfigError", "GenerationSettings", "JudgingSettings", "PathsSettings", "PromptSettings",
+           "RunSettings", "ScoringSettings", "Settings", "ShardSettings", "check_config", "problems"]
 
 
 class ConfigError(ValueError):
@@ -80,25 +81,6 @@ class Backend(_Group):
     batch_size: int | None = Field(default=None, ge=1)
 
 
-class Shard(_Group):
-    index: int = Field(default=0, ge=0)
-    count: int = Field(default=1, ge=1)
-
-    @model_validator(mode="after")
-    def _index_below_count(self) -> Shard:
-        if self.index >= self.count:
-            raise ValueError(f"index {self.index} must be below count {self.count}")
-        return self
-
-
-class Chunk(_Group):
-    chunk_size: int = Field(ge=1)
-
-
-class Generation(Chunk):
-    retry_truncated: int = Field(default=0, ge=0)
-
-
 class Reasoning(_Group):
     thinks: bool = False
     opened_by_template: bool | Literal["auto"] = "auto"
@@ -107,26 +89,95 @@ class Reasoning(_Group):
     effort_kwarg: str | None = Field(default=None, min_length=1)
 
 
-class Scoring(_Group):
-    unscored_policy: Literal["exclude_case", "drop_criteria", "fail"]
-    bootstrap: int = Field(ge=0)
-    ci: float = Field(gt=0, lt=1)
-    histogram_bin: float = Field(gt=0, le=1)
-    dims: list[str]
-    edges: dict[str, list[float]] | None = None
+class ShardSettings(Settings):
+    """``run.shard``: a Slurm array task runs shard ``index`` of ``count`` (cases by sha256(case id) % count)."""
+
+    index: int = Field(default=0, ge=0)
+    count: int = Field(default=1, ge=1)
+
+    @model_validator(mode="after")
+    def _index_below_count(self) -> ShardSettings:
+        if self.index >= self.count:
+            raise ValueError(f"index {self.index} must be below count {self.count}")
+        return self
 
 
-class Run(_Group):
-    modes: list[Literal["multimodal", "text"]] = Field(min_length=1)
-    samples: int = Field(ge=1)
-    seed: int
+class PromptSettings(Settings):
+    """``run.prompt``: null keeps the style's built-in value (:mod:`medrealmm.inference.prompts`)."""
+
+    style: str = "auto"
+    system: str | None = None
+    image_marker: str | None = None
+    continue_text: str | None = None
+    opening_text: str | None = None
+    include_patient_info: bool | None = None
+
+
+class GenerationSettings(Settings):
+    """``run.generation``: requests per engine call (and per atomic store write); truncated replies asked again."""
+
+    chunk_size: int = Field(default=256, ge=1)
+    retry_truncated: int = Field(default=0, ge=0)
+
+
+class JudgingSettings(Settings):
+    """``run.judging``: verdict requests per engine call (and per atomic store write)."""
+
+    chunk_size: int = Field(default=1024, ge=1)
+
+
+class ScoringSettings(Settings):
+    """``run.scoring``: the unscored policy, the bootstrap interval, the histogram and the breakdowns."""
+
+    unscored_policy: Literal["exclude_case", "drop_criteria", "fail"] = "exclude_case"
+    bootstrap: int = Field(default=1000, ge=0)
+    ci: float = Field(default=0.95, gt=0, lt=1)
+    histogram_bin: float = Field(default=0.05, gt=0, le=1)
+    dims: list[str] = ["department", "intent", "stage", "n_images", "n_turns"]
+    edges: dict[str, list[int | float]] | None = {"n_images": [1, 2, 3, 4], "n_turns": [1, 5, 9, 13]}
+
+
+class RunSettings(Settings):
+    """``run``: one evaluation's modes, samples, seed, completeness limits, shard and stage settings.
+
+    ``name`` and ``out_dir`` are composed in ``conf/run/default.yaml`` from the data, model, judge and modes;
+    the empty defaults stand for "not composed" (a composed value must not be empty)."""
+
+    name: str = Field(default="", min_length=1)
+    out_dir: str = Field(default="", min_length=1)
+    modes: list[Literal["multimodal", "text"]] = Field(default=["multimodal"], min_length=1)
+    samples: int = Field(default=1, ge=1)
     max_missing_share: float = Field(default=0.0, ge=0, le=1)
     max_truncated_share: float = Field(default=0.05, ge=0, le=1)
-    shard: Shard = Shard()
-    generation: Generation
-    judging: Chunk
-    scoring: Scoring
-    out_dir: str = Field(min_length=1)
+    shard: ShardSettings = ShardSettings()
+    seed: int = 0
+    prompt: PromptSettings = PromptSettings()
+    generation: GenerationSettings = GenerationSettings()
+    judging: JudgingSettings = JudgingSettings()
+    scoring: ScoringSettings = ScoringSettings()
+
+
+class PathsSettings(Settings):
+    """``paths``: where run folders, the shared result store and build products (tiny models) go."""
+
+    outputs: str = Field(default="outputs", min_length=1)
+    store: str = Field(default="outputs/store", min_length=1)
+    cache: str = Field(default="~/.cache/medrealmm", min_length=1)
+
+
+class ClusterSettings(Settings):
+    """``cluster``: the GPU nodes ``medrealmm plan`` checks a layout against, and its workload assumptions."""
+
+    gpus_per_node: int = Field(default=8, ge=1)
+    gpu_mem_gib: float = Field(default=80, gt=0)
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    format: Literal["text", "shell"] = "text"
+    workload: bool = True
+    gpu_class: str = "H100"
+    prefill_tokens_per_s: float = Field(default=10000, gt=0)
+    decode_tokens_per_s: float = Field(default=1500, gt=0)
+    reply_share: float = Field(default=0.5, ge=0, le=1)
+    shard_hours: float = Field(default=4, ge=0)
 
 
 class Data(_Group):
@@ -148,8 +199,9 @@ class Data(_Group):
         return self
 
 
-GROUPS: dict[str, type[_Group]] = {"run": Run, "data": Data, "model": Role, "judge": Judge, "backend": Backend,
-                                   "judge_backend": Backend}
+GROUPS: dict[str, type[BaseModel]] = {"run": RunSettings, "paths": PathsSettings, "cluster": ClusterSettings,
+                                      "data": Data, "model": Role, "judge": Judge, "backend": Backend,
+                                      "judge_backend": Backend}
 
 
 def _where(group: str, loc: tuple[Any, ...]) -> str:

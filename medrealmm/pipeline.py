@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +22,15 @@ from medrealmm.data.loader import Dataset, load_dataset
 from medrealmm.inference.engines import EnginePool, spec_hash
 from medrealmm.inference.generate import GenItem, plan_generations, run_generations
 from medrealmm.inference.prompts import PromptConfig, run_prompt_config
-from medrealmm.judge.grader import JudgeItem, plan_verdicts, run_judging
+from medrealmm.judge.grader import JudgeItem, JudgeSettings, plan_verdicts, run_judging
 from medrealmm.judge.prompts import JudgePromptConfig, run_judge_prompt_config
 from medrealmm import atomic, runrecord
+from medrealmm.config_schema import Backend as BackendGroup
+from medrealmm.config_schema import Judge as JudgeRole
+from medrealmm.config_schema import RunSettings
 from medrealmm.manifest import build_manifest, write_json
 from medrealmm.schema import Mode, stable_hash
 from medrealmm.shards import canonical_order, mark_done, merge_tables, select, shard_dir, shard_spec
-from medrealmm.inference.reasoning import template_kwargs
 from medrealmm.store import Store, layout
 
 log = logging.getLogger(__name__)
@@ -64,9 +67,19 @@ class Context:
     stats: dict[str, Any] = field(default_factory=dict)
     engines: dict[str, Any] = field(default_factory=dict)
 
+    @cached_property
+    def run(self) -> RunSettings:
+        """The ``run`` group, typed (read once; defaults from :class:`~medrealmm.config_schema.RunSettings`)."""
+        return RunSettings.of(self.cfg["run"], "run")
+
+    @cached_property
+    def judge(self) -> JudgeRole:
+        """The ``judge`` group, typed (its engine and sampling settings stay free-form)."""
+        return JudgeRole.model_validate(self.cfg["judge"])
+
     @property
     def seed(self) -> int:
-        return int(self.cfg["run"]["seed"])
+        return self.run.seed
 
     def role(self, name: str) -> dict[str, Any]:
         return self.cfg[name]
@@ -79,14 +92,15 @@ def open_context(cfg: dict[str, Any], *, whole: bool = False, stages: tuple[str,
     """Load the dataset and open this execution's folder: a new run record in ``run.out_dir/runs/``,
     or, for a shard task (``run.shard.count > 1`` and not ``whole``), the shard's working folder with
     only its shard's cases (the merge makes the record)."""
-    run_dir = Path(cfg["run"]["out_dir"])
-    index, count = shard_spec(cfg["run"])
+    run = RunSettings.of(cfg["run"], "run")
+    run_dir = Path(run.out_dir)
+    index, count = shard_spec(run)
     ds = load_dataset(cfg["data"])
     if not ds.cases and (whole or count == 1):
         raise RunFailed(f"no usable case in {ds.source} ({len(ds.errors)} rejected; see the log)")
     paths = cfg["paths"]
     ctx = Context(cfg=cfg, dataset=ds, out_dir=run_dir, store_root=Path(paths["store"]),
-                  pool=EnginePool(str(Path(paths["cache"]).expanduser()), int(cfg["run"]["seed"])),
+                  pool=EnginePool(str(Path(paths["cache"]).expanduser()), run.seed),
                   run_dir=run_dir)
     ctx.settings = run_settings(ctx)   # over the whole selection, before a shard takes its part
     for role in ("model", "judge"):
@@ -133,10 +147,10 @@ def run_settings(ctx: Context) -> dict[str, Any]:
                       "prompt": stable_hash(dataclasses.asdict(jp)),
                       "structured": _structured(ctx.backend_cfg("judge"), judge)},
             "prompt": stable_hash(dataclasses.asdict(prompt_config(ctx))),
-            "modes": model_modes(ctx), "samples": int(ctx.cfg["run"]["samples"]), "seed": ctx.seed,
-            "scoring": ctx.cfg["run"]["scoring"],
-            "completeness": {"max_missing_share": ctx.cfg["run"].get("max_missing_share", 0.0),
-                             "max_unscored_share": judge.get("max_unscored_share", 0.05)}}
+            "modes": model_modes(ctx), "samples": ctx.run.samples, "seed": ctx.seed,
+            "scoring": ctx.cfg["run"]["scoring"],   # as composed: the fingerprint hashes the group as written
+            "completeness": {"max_missing_share": ctx.run.max_missing_share,
+                             "max_unscored_share": ctx.judge.max_unscored_share}}
 
 
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -151,10 +165,7 @@ def write_table(df: pl.DataFrame, path: Path) -> None:
 # --- generation -----------------------------------------------------------------------------------
 
 def model_modes(ctx: Context) -> list[Mode]:
-    modes: list[Mode] = list(ctx.cfg["run"]["modes"])
-    bad = [m for m in modes if m not in ("multimodal", "text")]
-    if bad:
-        raise ValueError(f"run.modes: unknown mode(s) {bad}; use multimodal and/or text")
+    modes: list[Mode] = list(ctx.run.modes)   # checked by RunSettings: multimodal and/or text
     if ctx.role("model").get("modality") == "text" and "multimodal" in modes:
         log.info("model %s is text-only: it gets the text-only rendering of each case (mode 'text')",
                  ctx.role("model")["name"])
@@ -183,7 +194,7 @@ def plan_gen(ctx: Context) -> list[GenItem]:
     if ctx.gen_plan is None:
         name, spec = generation_spec(ctx)
         ctx.gen_plan = plan_generations(ctx.dataset.cases, model_name=name, model_spec=spec,
-                                        modes=model_modes(ctx), samples=int(ctx.cfg["run"]["samples"]),
+                                        modes=model_modes(ctx), samples=ctx.run.samples,
                                         prompt=prompt_config(ctx), seed=ctx.seed,
                                         online=bool(ctx.role("model").get("online")))
     return ctx.gen_plan
@@ -199,12 +210,12 @@ def stage_generate(ctx: Context) -> list[dict[str, Any]]:
     store = generation_store(ctx)
     t0 = time.perf_counter()
     stats = run_generations(
-        items, model_name=model["name"], store=store, chunk_size=int(ctx.cfg["run"]["generation"]["chunk_size"]),
+        items, model_name=model["name"], store=store, chunk_size=ctx.run.generation.chunk_size,
         backend_factory=lambda: _engine(ctx, "model"), sampling_cfg=model.get("sampling"),
         chat_template_kwargs=model.get("chat_template_kwargs") or {}, prompt=prompt_config(ctx),
         image_bytes=ctx.dataset.image_bytes, online=bool(model.get("online")), seed=ctx.seed,
         precheck=lambda it: too_many_images(it.case, model, it.mode), reasoning_cfg=model.get("reasoning"),
-        retry_truncated=int(ctx.cfg["run"]["generation"].get("retry_truncated", 0)))
+        retry_truncated=ctx.run.generation.retry_truncated)
     store.sync()   # chunks are published as written and flushed to disk beside the run; all on disk now
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["generation"] = stats
@@ -281,13 +292,10 @@ def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -
     items = plan_judge(ctx, generations, prompt, structured)
     store = verdict_store(ctx)
     t0 = time.perf_counter()
-    stats = run_judging(
-        items, judge=judge["name"], store=store, chunk_size=int(ctx.cfg["run"]["judging"]["chunk_size"]),
-        backend_factory=lambda: _engine(ctx, "judge"), sampling_cfg=judge.get("sampling"),
-        prompt=prompt, image_bytes=ctx.dataset.image_bytes,
-        max_retries=int(judge.get("max_retries", 2)), retry_temperature=float(judge.get("retry_temperature", 0.7)),
-        structured=structured,
-        chat_template_kwargs=template_kwargs(judge.get("chat_template_kwargs"), judge.get("reasoning")), seed=ctx.seed)
+    settings = JudgeSettings.of_config(judge, prompt=prompt, structured=structured, seed=ctx.seed,
+                                       chunk_size=ctx.run.judging.chunk_size)
+    stats = run_judging(items, settings, store=store, backend_factory=lambda: _engine(ctx, "judge"),
+                        image_bytes=ctx.dataset.image_bytes)
     store.sync()
     stats["seconds"] = round(time.perf_counter() - t0, 3)
     ctx.stats["judging"] = stats
@@ -299,7 +307,7 @@ def stage_judge(ctx: Context, generations: list[dict[str, Any]] | None = None) -
 def _structured(backend_cfg: dict[str, Any], judge: dict[str, Any]) -> bool:
     if judge.get("structured_outputs") is not None:
         return bool(judge["structured_outputs"])
-    return backend_cfg["kind"] != "transformers" and backend_cfg.get("structured", "") != "none"
+    return backend_cfg["kind"] != "transformers" and BackendGroup.model_validate(backend_cfg).structured != "none"
 
 
 def records_table(records: list[dict[str, Any]], columns: dict[str, Any]) -> pl.DataFrame:
@@ -334,9 +342,9 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
 
     if verdicts is None:
         verdicts = stored_verdicts(ctx)
-    sc = ctx.cfg["run"]["scoring"]
-    boot: dict[str, Any] = {"n_boot": int(sc["bootstrap"]), "seed": ctx.seed, "ci": float(sc["ci"])}
-    cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc["unscored_policy"])
+    sc = ctx.run.scoring
+    boot: dict[str, Any] = {"n_boot": sc.bootstrap, "seed": ctx.seed, "ci": sc.ci}
+    cases = score_cases(verdicts, ctx.dataset.case_frame(), policy=sc.unscored_policy)
     summary = summarize(cases, **boot)
     cut = ctx.truncated if ctx.truncated is not None else pl.DataFrame(schema=GENERATION_COLUMNS)
     counts = cut.group_by(["model", "mode", "sample"]).agg(n_truncated=pl.len().cast(pl.Int64))
@@ -346,9 +354,9 @@ def stage_score(ctx: Context, verdicts: pl.DataFrame | None = None) -> dict[str,
         summary = summary.with_columns(run_id=pl.lit(ctx.record.id),
                                        selection=pl.lit(runrecord.selection_label(ctx.record.selection)))
     tables = {"case_scores": cases, "summary": summary,
-              "histogram": histogram(cases, bin_width=float(sc["histogram_bin"]))}
-    edges = {k: list(v) for k, v in (sc.get("edges") or {}).items()}
-    for dim, df in breakdowns(cases, list(sc["dims"]), edges=edges, **boot).items():
+              "histogram": histogram(cases, bin_width=sc.histogram_bin)}
+    edges = {k: list(v) for k, v in (sc.edges or {}).items()}
+    for dim, df in breakdowns(cases, list(sc.dims), edges=edges, **boot).items():
         tables[f"by_{dim}"] = df
     for name, df in tables.items():
         write_table(df, ctx.out_dir / f"{name}.parquet")
@@ -392,9 +400,8 @@ def check_complete(ctx: Context, tables: dict[str, Any]) -> None:
     verdicts, planned = tables["verdicts"], tables["planned_replies"]
     n_cut = ctx.truncated.height if ctx.truncated is not None else 0
     missing = planned - tables["case_scores"].height - n_cut
-    max_missing = float(ctx.cfg["run"].get("max_missing_share", 0.0))
-    max_cut = float(ctx.cfg["run"].get("max_truncated_share", 0.05))
-    limit = float(ctx.role("judge").get("max_unscored_share", 0.05))
+    max_missing, max_cut = ctx.run.max_missing_share, ctx.run.max_truncated_share
+    limit = ctx.judge.max_unscored_share
     unscored = verdicts.filter(pl.col("status") == "unscored").height
     share = unscored / verdicts.height if verdicts.height else 0.0
     ctx.stats["completeness"] = {"planned_replies": planned, "replies_without_verdicts": missing,
@@ -423,8 +430,7 @@ def write_manifest(ctx: Context) -> None:
     dataset = {"name": ds.name, "source": ds.source, "cases": len(ds.cases), "rejected": len(ds.errors),
                # a record's settings already hashed these cases (a shard's manifest covers its own part)
                "fingerprint": ctx.settings["dataset"] if ctx.record is not None else dataset_fingerprint(ds)}
-    judge = ctx.role("judge")
-    ctx.stats["judge_sees_images"] = bool(judge.get("sees_images", False))
+    ctx.stats["judge_sees_images"] = ctx.judge.sees_images
     run = None
     if ctx.record is not None:
         run = {"run_id": ctx.record.id, "fingerprint": ctx.record.fingerprint, "stages": ctx.record.stages,

@@ -18,6 +18,7 @@ from typing import Any
 import polars as pl
 
 from medrealmm.atomic import write_json
+from medrealmm.config_schema import RunSettings, ShardSettings
 from medrealmm.schema import Case
 
 
@@ -29,12 +30,10 @@ def shard_of(case_id: str, count: int) -> int:
     return int(hashlib.sha256(case_id.encode()).hexdigest()[:8], 16) % count
 
 
-def shard_spec(run: dict[str, Any]) -> tuple[int, int]:
-    shard = run.get("shard") or {}
-    index, count = int(shard.get("index", 0)), int(shard.get("count", 1))
-    if count < 1 or not 0 <= index < count:
-        raise ValueError(f"run.shard: index must be in [0, count) and count >= 1, got index={index} count={count}")
-    return index, count
+def shard_spec(run: RunSettings | dict[str, Any]) -> tuple[int, int]:
+    """``(index, count)`` of ``run.shard`` (a plain ``run`` group is checked: index in [0, count), count >= 1)."""
+    shard = run.shard if isinstance(run, RunSettings) else ShardSettings.of(run.get("shard"), "run.shard")
+    return shard.index, shard.count
 
 
 def shard_dir(out_dir: Path, index: int, count: int) -> Path:

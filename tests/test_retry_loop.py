@@ -11,7 +11,7 @@ from typing import Any
 
 from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, ask_batched
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
-from medrealmm.judge.grader import judge_chunk, plan_verdicts
+from medrealmm.judge.grader import JudgeSettings, judge_chunk, plan_verdicts
 from medrealmm.judge.prompts import JudgePromptConfig
 from medrealmm.schema import Case, Criterion, Turn
 
@@ -67,9 +67,9 @@ def test_judge_chunk_redacts_engine_errors_and_does_not_multiply_their_retries()
     backend = Scripted([[Completion('{"rationale": "有", "met": true}'), leak(), Completion("?")],
                         [Completion("still not json")]])
     stats = {"requests": 0, "retries": 0, "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}
-    records = judge_chunk(backend, items, judge="j", sampling_cfg={"temperature": 0.0}, prompt=prompt,
-                          image_bytes=lambda ref: b"", max_retries=1, retry_temperature=0.5, structured=False,
-                          chat_template_kwargs={}, seed=0, stats=stats)
+    settings = JudgeSettings(judge="j", sampling=Sampling(temperature=0.0), prompt=prompt, structured=False,
+                             max_retries=1, retry_temperature=0.5, seed=0)
+    records = judge_chunk(backend, items, settings, image_bytes=lambda ref: b"", stats=stats)
     assert [(r["met"], r["status"], r["attempts"], r["error"]) for r in records] == [
         (True, "scored", 1, None), (None, "unscored", 1, f"{ENGINE_ERROR}:ValueError"),
         (None, "unscored", 2, "unparseable verdict")]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tqdm import tqdm
@@ -22,7 +22,9 @@ from medrealmm.inference.ask import UNPARSEABLE as ASK_UNPARSEABLE
 from medrealmm.inference.ask import ask_rounds
 from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.generate import chunks
+from medrealmm.config_schema import Judge as JudgeRole
 from medrealmm.inference.prompts import image_identity, inline_images
+from medrealmm.inference.reasoning import template_kwargs
 from medrealmm.judge.parse import parse_verdict
 from medrealmm.judge.prompts import VERDICT_SCHEMA, JudgePromptConfig, judge_messages
 from medrealmm.schema import Case, Criterion, ImageRef, stable_hash
@@ -68,23 +70,49 @@ def _record(it: JudgeItem, judge: str, *, met: bool | None, rationale: str | Non
             "judge_spec": it.judge_spec or None, "criterion": it.criterion.text}
 
 
-def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, sampling_cfg: Any,
-                prompt: JudgePromptConfig, image_bytes: Callable[[ImageRef], bytes], max_retries: int,
-                retry_temperature: float, structured: bool, chat_template_kwargs: dict[str, Any], seed: int,
-                stats: dict[str, int]) -> list[dict[str, Any]]:
-    """Judge a chunk; retry unreadable verdicts up to ``max_retries`` times with fresh seeds.
+@dataclass(frozen=True)
+class JudgeSettings:
+    """How one judge is asked: read once from the composed config (:meth:`of_config`) and passed whole to
+    :func:`run_judging` and :func:`judge_chunk`."""
+
+    judge: str                             # the judge's name, on every verdict record
+    sampling: Sampling                     # round 0; retries sample at max(temperature, retry_temperature)
+    prompt: JudgePromptConfig
+    structured: bool                       # constrain the verdict to VERDICT_SCHEMA where the engine can
+    max_retries: int = 2                   # re-asks of an unreadable verdict, then it is stored as unscored
+    retry_temperature: float = 0.7
+    chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    chunk_size: int = 1024                 # verdict requests per engine call and per atomic store write
+
+    @classmethod
+    def of_config(cls, judge: dict[str, Any], *, prompt: JudgePromptConfig, structured: bool, seed: int,
+                  chunk_size: int) -> JudgeSettings:
+        """The settings of the ``judge`` group (checked by its typed model, defaults filled there)."""
+        role = JudgeRole.model_validate(judge)
+        return cls(judge=role.name, sampling=Sampling.from_config(judge.get("sampling")), prompt=prompt,
+                   structured=structured, max_retries=role.max_retries, retry_temperature=role.retry_temperature,
+                   chat_template_kwargs=template_kwargs(judge.get("chat_template_kwargs"), judge.get("reasoning")),
+                   seed=seed, chunk_size=chunk_size)
+
+
+def judge_chunk(backend: Backend, items: list[JudgeItem], settings: JudgeSettings, *,
+                image_bytes: Callable[[ImageRef], bytes], stats: dict[str, int]) -> list[dict[str, Any]]:
+    """Judge a chunk; retry unreadable verdicts up to ``settings.max_retries`` times with fresh seeds.
 
     An engine error is not asked again here: the backend has retried it already, and asking again
     would multiply its retries. It is stored by its exception name only (its message may quote the
     prompt: patient text)."""
+    s = settings
     image_url = inline_images(image_bytes)
-    asks = [(it.key, judge_messages(it.case, it.generation["text"], it.criterion, prompt, image_url))
+    asks = [(it.key, judge_messages(it.case, it.generation["text"], it.criterion, s.prompt, image_url))
             for it in items]
     tally: Counter[str] = Counter()
-    outcomes = ask_rounds(backend, asks, parse=parse_verdict, sampling=Sampling.from_config(sampling_cfg),
-                          json_schema=VERDICT_SCHEMA if structured else None, max_retries=max_retries,
-                          retry_temperature=retry_temperature, seed=seed, chat_template_kwargs=chat_template_kwargs,
-                          tally=tally, desc=f"judge {judge}", retry_engine_errors=False)
+    outcomes = ask_rounds(backend, asks, parse=parse_verdict, sampling=s.sampling,
+                          json_schema=VERDICT_SCHEMA if s.structured else None, max_retries=s.max_retries,
+                          retry_temperature=s.retry_temperature, seed=s.seed,
+                          chat_template_kwargs=s.chat_template_kwargs, tally=tally, desc=f"judge {s.judge}",
+                          retry_engine_errors=False)
     for k in ("requests", "retries", "prompt_tokens", "cached_tokens"):
         stats[k] += tally[k]
     records = []
@@ -93,16 +121,16 @@ def judge_chunk(backend: Backend, items: list[JudgeItem], *, judge: str, samplin
         if v is None:
             stats["unscored"] += 1
         error = None if v else (UNPARSEABLE if o.error == ASK_UNPARSEABLE else o.error)
-        records.append(_record(it, judge, met=None if v is None else v.met,
+        records.append(_record(it, s.judge, met=None if v is None else v.met,
                                rationale=None if v is None else v.rationale,
                                raw=o.completion.text if o.completion else None, attempts=o.attempts, error=error))
     return records
 
 
-def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size: int,
-                backend_factory: Callable[[], Backend], sampling_cfg: Any, prompt: JudgePromptConfig,
-                image_bytes: Callable[[ImageRef], bytes], max_retries: int, retry_temperature: float,
-                structured: bool, chat_template_kwargs: dict[str, Any], seed: int) -> dict[str, Any]:
+def run_judging(items: list[JudgeItem], settings: JudgeSettings, *, store: Store,
+                backend_factory: Callable[[], Backend], image_bytes: Callable[[ImageRef], bytes]) -> dict[str, Any]:
+    """Fill ``store`` with a verdict for every item (asked in chunks of ``settings.chunk_size``); the counts."""
+    judge = settings.judge
     todo = set(store.missing(it.key for it in items))
     stats = {"planned": len(items), "cached": len(items) - len(todo), "requests": 0, "retries": 0,
              "unscored": 0, "prompt_tokens": 0, "cached_tokens": 0}
@@ -111,12 +139,9 @@ def run_judging(items: list[JudgeItem], *, judge: str, store: Store, chunk_size:
     if not todo:
         return stats
     backend = backend_factory()
-    all_chunks = list(chunks(items, chunk_size))
+    all_chunks = list(chunks(items, settings.chunk_size))
     for chunk in tqdm(all_chunks, desc=f"judge {judge}", unit="chunk", disable=len(all_chunks) < 2):
         pending = [it for it in chunk if it.key in todo]
         if pending:
-            store.put_many(judge_chunk(backend, pending, judge=judge, sampling_cfg=sampling_cfg, prompt=prompt,
-                                       image_bytes=image_bytes, max_retries=max_retries,
-                                       retry_temperature=retry_temperature, structured=structured,
-                                       chat_template_kwargs=chat_template_kwargs, seed=seed, stats=stats))
+            store.put_many(judge_chunk(backend, pending, settings, image_bytes=image_bytes, stats=stats))
     return stats

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from medrealmm.config_schema import Judge as JudgeRole
 from medrealmm.inference.prompts import (DEFAULT_IMAGE_MARKER, HEALTHBENCH_IMAGE_MARKER, ImageUrl, image_part,
                                         PromptStyle, merge_text_parts, resolve_prompt_style, transcript)
 from medrealmm.schema import Case, Criterion, ImageRef, Mode
@@ -130,10 +131,10 @@ def judge_messages(case: Case, reply: str, criterion: Criterion, cfg: JudgePromp
 def run_judge_prompt_config(cfg: dict[str, Any]) -> JudgePromptConfig:
     """The judge prompt a composed config asks for (the run and ``medrealmm plan`` both build it here)."""
     judge = cfg["judge"]
-    if judge.get("sees_images") and judge.get("modality") == "text":
-        raise ValueError(f"judge.sees_images=true but judge {judge['name']} is text-only (judge.modality=text)")
-    kwargs: dict[str, Any] = {"sees_images": bool(judge.get("sees_images", False)),
-                              "layout": judge.get("layout", "case_first")}
+    role = JudgeRole.model_validate(judge)
+    if role.sees_images and role.modality == "text":
+        raise ValueError(f"judge.sees_images=true but judge {role.name} is text-only (judge.modality=text)")
+    kwargs: dict[str, Any] = {"sees_images": role.sees_images, "layout": role.layout}
     if judge.get("system"):
         kwargs["system"] = judge["system"]
     return JudgePromptConfig.for_style((cfg["run"].get("prompt") or {}).get("style"),

@@ -15,19 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from medrealmm.store import maintain
+from medrealmm.store.settings import StoreSettings
 
 ACTIONS = ("stats", "verify", "compact", "gc", "migrate")
-
-
-def _settings(cfg: dict[str, Any]) -> dict[str, Any]:
-    s = dict(cfg.get("store") or {})
-    mb = float(s.get("segment_mb", 64))
-    if mb <= 0:
-        raise ValueError(f"store.segment_mb must be > 0, got {mb}")
-    s["segment_bytes"] = int(mb * (1 << 20))
-    if int(s.get("min_files", 2)) < 1:
-        raise ValueError(f"store.min_files must be >= 1, got {s.get('min_files')}")
-    return s
 
 
 def _rewrites(title: str, done: list[maintain.Rewrite], root: Path, dry_run: bool) -> str:
@@ -49,8 +39,8 @@ def run(action: str, cfg: dict[str, Any]) -> int:
     root = Path(cfg["paths"]["store"]).expanduser()
     if not root.is_dir():
         raise FileNotFoundError(f"no result store at {root} (paths.store)")
-    s = _settings(cfg)
-    only, dry = s.get("only") or None, bool(s.get("dry_run", False))
+    s = StoreSettings.of(cfg.get("store"), "store")
+    only, dry = s.only or None, s.dry_run
     if action == "stats":
         print(maintain.stats_report(maintain.stats(root, only), root))
         return 0
@@ -62,29 +52,26 @@ def run(action: str, cfg: dict[str, Any]) -> int:
               + (f"{len(problems)} problems" if problems else "all whole"))
         return 1 if problems else 0
     if action == "compact":
-        done = maintain.compact(root, only, segment_bytes=s["segment_bytes"], min_files=int(s.get("min_files", 2)),
+        done = maintain.compact(root, only, segment_bytes=s.segment_bytes, min_files=s.min_files,
                                 dry_run=dry)
         print(_rewrites("compact", done, root, dry))
         return 0
     if action == "gc":
         return _gc(root, cfg, s, only, dry)
-    done = maintain.migrate(root, segment_bytes=s["segment_bytes"], dry_run=dry)
+    done = maintain.migrate(root, segment_bytes=s.segment_bytes, dry_run=dry)
     moved = sum(sum(r.moved.values()) for r in done)
     print(_rewrites("migrate", done, root, dry) + (f"\n{moved} verdicts moved into per-model partitions" if done else ""))
     return 0
 
 
-def _gc(root: Path, cfg: dict[str, Any], s: dict[str, Any], only: str | None, dry: bool) -> int:
-    g = s.get("gc") or {}
-    outputs = [Path(cfg["paths"]["outputs"]).expanduser(), *(Path(p).expanduser() for p in g.get("outputs") or [])]
-    hours = float(g.get("min_age_hours", 48))
-    if hours < 0:
-        raise ValueError(f"store.gc.min_age_hours must be >= 0, got {hours}")
+def _gc(root: Path, cfg: dict[str, Any], s: StoreSettings, only: str | None, dry: bool) -> int:
+    outputs = [Path(cfg["paths"]["outputs"]).expanduser(), *(Path(p).expanduser() for p in s.gc.outputs)]
+    hours = s.gc.min_age_hours
     refs = maintain.references(outputs)
     if not refs.tables and not refs.unfinished:
         raise ValueError(f"gc: no run tables under {', '.join(str(o) for o in outputs)}: every record would go. Point "
                          "paths.outputs (and store.gc.outputs) at the folders holding your runs")
-    done, skipped = maintain.gc(root, refs, only=only, min_age_s=hours * 3600, segment_bytes=s["segment_bytes"],
+    done, skipped = maintain.gc(root, refs, only=only, min_age_s=hours * 3600, segment_bytes=s.segment_bytes,
                                 dry_run=dry)
     lines = [f"gc: {len(refs.ids)} keys referenced by {refs.tables} run tables under "
              f"{', '.join(str(o) for o in outputs)}; files younger than {hours:g} h are kept"]
