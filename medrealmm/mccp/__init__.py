@@ -30,13 +30,18 @@ from medrealmm.mccp.run import (
     run_mccp,
     settings_fingerprint,
 )
+from medrealmm.mccp.settings import AgentsSettings, AnnotateSettings, MccpSettings, ValidationSettings
 from medrealmm.mccp.validation import VALIDATION_RESULT, apply_validation
 
 __all__ = [
     "PART_VERSION",
     "VALIDATION_RESULT",
+    "AgentsSettings",
+    "AnnotateSettings",
     "Instance",
     "InstanceError",
+    "MccpSettings",
+    "ValidationSettings",
     "ValidationSheetError",
     "apply_validation",
     "build_instance",
