@@ -534,3 +534,11 @@ def test_labels_from_a_dataset(tmp_path) -> None:
     (tmp_path / "cases.jsonl").write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match="distinct intent"):
         labels_from(str(tmp_path / "cases.jsonl"))
+
+
+def test_the_settings_label_defaults_are_the_annotators() -> None:
+    from medrealmm.mccp import AnnotateSettings
+    from medrealmm.mccp.annotate import DEFAULT_INTENTS, DEFAULT_STAGES
+
+    s = AnnotateSettings()
+    assert (tuple(s.intents), tuple(s.stages)) == (DEFAULT_INTENTS, DEFAULT_STAGES)

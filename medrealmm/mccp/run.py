@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from medrealmm.atomic import write_rows, write_text
+from medrealmm.mccp.settings import MccpSettings
 from medrealmm.mccp.validation import apply_validation, reapply_stored_decisions, write_instance_files
 
 log = logging.getLogger(__name__)
@@ -36,25 +37,25 @@ def read_consultations(path: Path) -> list[Any]:
 def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     """Run Phase 2 on ``cfg["mccp"]["input"]``; writes ``instances.jsonl`` (pre-rubric),
     ``discarded.jsonl`` (id + reason) and ``counts.json`` under ``mccp.out_dir``; returns the counts.
-    With ``mccp.validation.decisions`` set it applies a physician sheet instead (no engine)."""
-    m = cfg["mccp"]
-    if (m.get("validation") or {}).get("decisions"):
-        return apply_validation(cfg)
-    src, out_dir = _input_file(m), Path(str(m["out_dir"])).expanduser()
+    With ``mccp.validation.decisions`` set it applies a physician sheet instead (no engine). Every ``mccp``
+    setting is checked first (:class:`~medrealmm.config_schema.ConfigError` names a bad one)."""
+    s = MccpSettings.of(cfg["mccp"], "mccp")
+    if s.validation.decisions:
+        return apply_validation(cfg, s)
+    src, out_dir = _input_file(s), s.out_path
     root = src.parent                                      # image paths are relative to the log's folder
     parts_dir = out_dir / "parts"
     parts_dir.mkdir(parents=True, exist_ok=True)
-    size = int(m.get("chunk_consultations", 256))
-    if size < 1:
-        raise ValueError(f"mccp.chunk_consultations must be >= 1, got {size}")
+    size = s.chunk_consultations
     consultations = read_consultations(src)
     image_bytes = _image_reader(root)
     chunks = [consultations[k:k + size] for k in range(0, len(consultations), size)]
-    bodies = _finished_parts(cfg, chunks, root, parts_dir, image_bytes)
+    bodies = _finished_parts(cfg, s, chunks, root, parts_dir, image_bytes)
     merged = _Merged.of(bodies)
-    counts = _write_outputs(cfg, out_dir, merged, image_bytes, {
+    counts = _write_outputs(cfg, s, out_dir, merged, image_bytes, {
         "consultations": len(consultations), "candidates": merged.n_candidates, "instances": len(merged.instances),
-        "discarded": len(merged.discarded), "discard_reasons": dict(merged.reasons), "mode": _mode(cfg),
+        "discarded": len(merged.discarded), "discard_reasons": dict(merged.reasons),
+        "mode": s.mode_for(cfg["model"]),
         "input": str(src), "dataset_root": str(root.resolve()), "parts": len(chunks),
         **{k: dict(v) for k, v in merged.stats.items()}})
     from medrealmm.manifest import build_manifest, write_json
@@ -65,11 +66,11 @@ def run_mccp(cfg: dict[str, Any]) -> dict[str, Any]:
     return counts
 
 
-def _input_file(m: dict[str, Any]) -> Path:
+def _input_file(s: MccpSettings) -> Path:
     """The kept consultations' JSONL (``mccp.input``: the file, or the funnel's output folder)."""
-    if not m.get("input"):
+    if not s.input:
         raise ValueError("mccp.input is not set: point it at the funnel's kept consultations (JSONL)")
-    src = Path(str(m["input"])).expanduser()
+    src = Path(s.input).expanduser()
     return src / "consultations.jsonl" if src.is_dir() else src
 
 
@@ -80,15 +81,15 @@ def _image_reader(root: Path) -> Callable[[str], bytes]:
     return image_bytes
 
 
-def _finished_parts(cfg: dict[str, Any], chunks: list[list[Any]], root: Path, parts_dir: Path,
+def _finished_parts(cfg: dict[str, Any], s: MccpSettings, chunks: list[list[Any]], root: Path, parts_dir: Path,
                     image_bytes: Callable[[str], bytes]) -> list[dict[str, Any]]:
     """Every chunk's part, in input order: reused when finished earlier, else computed and written; parts of
     other inputs or settings are removed."""
     from tqdm import tqdm
 
-    fingerprint = settings_fingerprint(cfg)
+    fingerprint = settings_fingerprint(cfg, s)
     names = [part_key(fingerprint, ch, root) for ch in chunks]
-    runner = _ChunkRunner(cfg, image_bytes)
+    runner = _ChunkRunner(cfg, s, image_bytes)
     reused = 0
     bodies: list[dict[str, Any]] = []
     try:
@@ -139,33 +140,27 @@ class _Merged:
         return out
 
 
-def _write_outputs(cfg: dict[str, Any], out_dir: Path, merged: _Merged, image_bytes: Callable[[str], bytes],
-                   counts: dict[str, Any]) -> dict[str, Any]:
+def _write_outputs(cfg: dict[str, Any], s: MccpSettings, out_dir: Path, merged: _Merged,
+                   image_bytes: Callable[[str], bytes], counts: dict[str, Any]) -> dict[str, Any]:
     """``instances.jsonl`` (stored physician decisions applied again), ``discarded.jsonl``, the validation
     sheet and ``counts.json``; returns the counts."""
     from medrealmm.mccp.instances import export_validation
 
-    val = cfg["mccp"].get("validation") or {}
+    val = s.validation
     kept, rejected, applied = reapply_stored_decisions(out_dir, merged.instances)
     n = write_instance_files(out_dir, kept, rejected if applied is not None else None)
     write_rows(out_dir / "discarded.jsonl", merged.discarded)
     if applied is not None:
         counts["validation_applied"] = applied
-    if merged.instances and val.get("enabled", True):
-        seed, v_seed = int(cfg["run"]["seed"]), val.get("seed")
-        counts["validation"] = export_validation(merged.instances, out_dir / "validation", n=int(val.get("n", 200)),
-                                                 seed=seed if v_seed is None else int(v_seed),
+    if merged.instances and val.enabled:
+        seed = int(cfg["run"]["seed"]) if val.seed is None else val.seed
+        counts["validation"] = export_validation(merged.instances, out_dir / "validation", n=val.n, seed=seed,
                                                  image_bytes=image_bytes)
     write_text(out_dir / "counts.json", json.dumps(counts, ensure_ascii=False, indent=2))
     log.info("mccp: %d consultations, %d candidates, %d instances (%d in instances.jsonl), %d discarded %s",
              counts["consultations"], merged.n_candidates, len(merged.instances), n, len(merged.discarded),
              dict(merged.reasons))
     return counts
-
-
-def _mode(cfg: dict[str, Any]) -> str:
-    m, model = cfg["mccp"], cfg["model"]
-    return str(m.get("mode") or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text"))
 
 
 def labels_from(spec: Any) -> dict[str, list[str]]:
@@ -188,15 +183,17 @@ def labels_from(spec: Any) -> dict[str, list[str]]:
     return out
 
 
-def settings_fingerprint(cfg: dict[str, Any]) -> str:
+def settings_fingerprint(cfg: dict[str, Any], settings: MccpSettings | None = None) -> str:
     """Hash of every setting that changes a chunk's results: model (name, path, revision, engine…),
     backend kind/device/dtype, agent and annotator prompts and sampling, mode, images, retries,
-    structured outputs, seed. Throughput settings (``chunk_size``, batch sizes) are left out."""
+    structured outputs, seed. Throughput settings (``chunk_size``, batch sizes) are left out. ``settings``:
+    the ``mccp`` group read already (default: read from ``cfg``)."""
     from medrealmm.inference.engines import spec_hash
     from medrealmm.mccp import agents, annotate
     from medrealmm.schema import stable_hash
 
-    m, model = cfg["mccp"], cfg["model"]
+    s = settings if settings is not None else MccpSettings.of(cfg["mccp"], "mccp")
+    model = cfg["model"]
     role = {k: v for k, v in model.items() if k != "sampling"}   # the model's own sampling is unused here
     return stable_hash({
         "version": PART_VERSION,
@@ -204,12 +201,12 @@ def settings_fingerprint(cfg: dict[str, Any]) -> str:
                   "spec": spec_hash(role, cfg["backend"])},
         "prompts": [agents.AGENT_A_SYSTEM, agents.AGENT_A_TRAJECTORY_SYSTEM, agents.AGENT_M_SYSTEM, annotate._SYSTEM,
                     agents.AGENT_SCHEMA, annotate.DEFINITIONS],
-        "agent_a_view": str(m.get("agent_a_view", "trajectory")),
-        "mode": _mode(cfg), "seed": int(cfg["run"]["seed"]),
-        "agents": m.get("agents") or {}, "annotate": m.get("annotate") or {},
-        "structured": bool(m.get("structured", True)), "max_images": int(m.get("max_images", 10)),
-        "max_retries": int(m.get("max_retries", 2)), "retry_temperature": float(m.get("retry_temperature", 0.7)),
-        "image_origins": list(m.get("image_origins") or ()),
+        "agent_a_view": s.agent_a_view,
+        "mode": s.mode_for(model), "seed": int(cfg["run"]["seed"]),
+        "agents": s.agents.model_dump(), "annotate": s.annotate.model_dump(),
+        "structured": s.structured, "max_images": s.max_images,
+        "max_retries": s.max_retries, "retry_temperature": s.retry_temperature,
+        "image_origins": list(s.image_origins),
         "chat_template_kwargs": dict(model.get("chat_template_kwargs") or {}),
     })
 
@@ -254,13 +251,13 @@ def _add_stats(total: dict[str, Counter[str]], part: dict[str, dict[str, int]]) 
 class _ChunkRunner:
     """Runs one chunk of consultations: agents → t* → instances → intent/stage (engine loaded lazily)."""
 
-    def __init__(self, cfg: dict[str, Any], image_bytes: Any):
+    def __init__(self, cfg: dict[str, Any], settings: MccpSettings, image_bytes: Any):
         from medrealmm.inference.engines import EnginePool
 
-        self.cfg, self.m, self.model = cfg, cfg["mccp"], cfg["model"]
+        self.cfg, self.s, self.model = cfg, settings, cfg["model"]
         self.image_bytes = image_bytes
         self.seed = int(cfg["run"]["seed"])
-        self.mode = _mode(cfg)
+        self.mode = settings.mode_for(self.model)
         self.pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), self.seed)
         self.engine: dict[str, Any] | None = None
 
@@ -292,10 +289,10 @@ class _ChunkRunner:
 
     def _common(self) -> dict[str, Any]:
         """The retry, batching and structured-output settings the agents and the annotator share."""
-        m = self.m
+        s = self.s
         return dict(
-            max_retries=int(m.get("max_retries", 2)), retry_temperature=float(m.get("retry_temperature", 0.7)),
-            chunk_size=int(m.get("chunk_size", 64)), structured=bool(m.get("structured", True)),
+            max_retries=s.max_retries, retry_temperature=s.retry_temperature,
+            chunk_size=s.chunk_size, structured=s.structured,
             chat_template_kwargs=dict(self.model.get("chat_template_kwargs") or {}), seed=self.seed)
 
     def _score(self, cands: list[Any], stats: dict[str, dict[str, int]]) -> dict[Any, Any]:
@@ -303,12 +300,11 @@ class _ChunkRunner:
         from medrealmm.inference.base import Sampling
         from medrealmm.mccp.agents import ChallengeAgents
 
-        m, a_cfg = self.m, self.m.get("agents") or {}
+        s = self.s
         agents = ChallengeAgents(self.backend(), image_bytes=self.image_bytes,
                                  mode=self.mode,  # type: ignore[arg-type]
-                                 sampling=Sampling.from_config(a_cfg.get("sampling"), seed=self.seed),
-                                 max_images=int(m.get("max_images", 10)),
-                                 a_view=str(m.get("agent_a_view", "trajectory")), **self._common())
+                                 sampling=Sampling.from_config(s.agents.sampling, seed=self.seed),
+                                 max_images=s.max_images, a_view=s.agent_a_view, **self._common())
         outcomes = agents.score(cands)
         stats["agents"] = dict(agents.stats)
         return outcomes
@@ -321,7 +317,7 @@ class _ChunkRunner:
 
         instances, discarded = [], []
         reasons: Counter[str] = Counter()
-        origins = tuple(self.m.get("image_origins") or DEFAULT_IMAGE_ORIGINS)
+        origins = tuple(self.s.image_origins or DEFAULT_IMAGE_ORIGINS)
         for c in chunk:
             pos = by_id[c.id]
             sel = select_challenge_point(pos, {t: outcomes[(c.id, t, "A")].value for t in pos},
@@ -344,18 +340,18 @@ class _ChunkRunner:
         from medrealmm.inference.base import Sampling
         from medrealmm.mccp.annotate import Annotator
 
-        ann_cfg = self.m.get("annotate") or {}
-        if not instances or not ann_cfg.get("enabled", True):
+        ann = self.s.annotate
+        if not instances or not ann.enabled:
             return instances
         kw: dict[str, Any] = {}
-        if ann_cfg.get("intents"):
-            kw["intents"] = list(ann_cfg["intents"])
-        if ann_cfg.get("stages"):
-            kw["stages"] = list(ann_cfg["stages"])
-        if ann_cfg.get("labels_from"):
-            kw.update(labels_from(ann_cfg["labels_from"]))
+        if ann.intents:
+            kw["intents"] = list(ann.intents)
+        if ann.stages:
+            kw["stages"] = list(ann.stages)
+        if ann.labels_from:
+            kw.update(labels_from(ann.labels_from))
         annotator = Annotator(self.backend(), **self._common(), **kw,
-                              sampling=Sampling.from_config(ann_cfg.get("sampling"), seed=self.seed))
+                              sampling=Sampling.from_config(ann.sampling, seed=self.seed))
         instances = annotator.annotate(instances)
         stats["annotate"] = dict(annotator.stats)
         return instances

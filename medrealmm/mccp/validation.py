@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from medrealmm.atomic import write_text
+from medrealmm.mccp.settings import MccpSettings
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +59,9 @@ def reapply_stored_decisions(out_dir: Path, instances: list[Any]
     return kept, rejected, {"decisions": len(decisions), "rejected": len(rejected), "stale": stale}
 
 
-def _input_order(cfg: dict[str, Any]) -> dict[str, int] | None:
-    """Consultation ids by input position (to put a re-accepted instance back in place), if readable."""
-    src = cfg["mccp"].get("input")
+def _input_order(src: str | None) -> dict[str, int] | None:
+    """Consultation ids by input position (``mccp.input``: to put a re-accepted instance back in place), if
+    readable."""
     if not src:
         return None
     path = Path(str(src)).expanduser()
@@ -76,20 +77,23 @@ def _input_order(cfg: dict[str, Any]) -> dict[str, int] | None:
     return order
 
 
-def apply_validation(cfg: dict[str, Any]) -> dict[str, Any]:
+def apply_validation(cfg: dict[str, Any], settings: MccpSettings | None = None) -> dict[str, Any]:
     """Apply a physician sheet (``mccp.validation.decisions``) to an earlier run's outputs, no engine.
 
     The sheet is the complete review: decided instances get ``meta.mccp.validation``
     (``{"decision": "accept"|"reject", "note": <comment or null>}``), rejected ones move from
     ``instances.jsonl`` to ``rejected.jsonl`` (kept), the rest stay undecided (an earlier mark is
     removed). Writes ``validation/result.json`` (counts, rate, the decisions with a hash of the
-    reviewed instance so a rerun reapplies them); applying the same sheet twice changes nothing."""
+    reviewed instance so a rerun reapplies them); applying the same sheet twice changes nothing. ``settings``:
+    the ``mccp`` group read already (default: read from ``cfg``)."""
     from medrealmm.mccp.instances import (ValidationSheetError, apply_decisions, instance_hash, read_decisions,
                                           read_instances)
 
-    m = cfg["mccp"]
-    out_dir = Path(str(m["out_dir"])).expanduser()
-    sheet = Path(str(m["validation"]["decisions"])).expanduser()
+    s = settings if settings is not None else MccpSettings.of(cfg["mccp"], "mccp")
+    if not s.validation.decisions:
+        raise ValueError("mccp.validation.decisions is not set: the filled validation sheet (CSV)")
+    out_dir = s.out_path
+    sheet = Path(s.validation.decisions).expanduser()
     if not sheet.is_file():
         raise FileNotFoundError(f"mccp.validation.decisions: {sheet} not found")
     inst_path, rej_path = out_dir / "instances.jsonl", out_dir / "rejected.jsonl"
@@ -98,7 +102,7 @@ def apply_validation(cfg: dict[str, Any]) -> dict[str, Any]:
     current = read_instances(inst_path)
     earlier = read_instances(rej_path) if rej_path.is_file() else []
     pool = current + earlier
-    order = _input_order(cfg) if earlier else None
+    order = _input_order(s.input) if earlier else None
     if order:   # put earlier rejections back in input order (else after the current instances)
         pool.sort(key=lambda i: order.get(i.id, len(order)))
     decisions = read_decisions(sheet, [i.id for i in pool], allow_blank=True)
