@@ -224,34 +224,43 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
     out: list[tuple[int, int, float]] = []
     n = len(toks)
     for i, tok in enumerate(toks):
+        start = tok.start
         if tok.word[0] not in SURNAMES and tok.word[:2] not in COMPOUND_SURNAMES:
-            continue
-        sl = _surname_len(t, tok.start)
+            # the segmenter glued a word that takes a person to the surname after it (带张 + 英去, 带高敏,
+            # 替黎欢): a name may start on the token's second character when the token is no dictionary word
+            if len(tok.word) < 2 or tok.word[0] not in NAME_LEFT or word_frequency(tok.word) >= 50 \
+                    or (tok.word[1] not in SURNAMES and tok.word[1:3] not in COMPOUND_SURNAMES):
+                continue
+            start = tok.start + 1
+        sl = _surname_len(t, start)
         if not sl:
             continue
+        inner = start > tok.start
         best: tuple[int, int, float] | None = None
         scored: list[tuple[int, int, float]] = []
         ends = [(toks[j].end, j, 0.0) for j in range(i, min(i + 3, n))]
-        if tok.tag in ("nr", "nrfg") and len(tok.word) > sl + 1:
+        if tok.tag in ("nr", "nrfg") and tok.end - start > sl + 1:
             # the segmenter glued the verb after a name into its person word (武晓静开, 邵华去)
-            ends += [(e, i, -0.5) for e in range(tok.start + sl + 1, min(tok.end, tok.start + sl + 3))
+            ends += [(e, i, -0.5) for e in range(start + sl + 1, min(tok.end, start + sl + 3))
                      if (t[e] in NOT_GIVEN or t[e] in _VERB_AFTER_NAME) and t[e] not in _PLACE_SUFFIX_CHARS
                      and word_frequency(t[e - 1:e + 1]) < 1000]      # not 易消 + 化: 消化 is a word
         # a name glued to the word after it (朱凤 + 英收): end inside a token, before a name-final word
         ends += [(e, j, -0.5) for j in range(i + 1, min(i + 3, n)) for e in range(toks[j].start + 1, toks[j].end)
                  if t[e] in NAME_RIGHT and toks[j].end - e == 1]
         for end, j, bonus in ends:
-            length = end - tok.start
-            if length > sl + 2 or length < sl + 1 or not all(_cjk(c) for c in t[tok.start:end]):
+            length = end - start
+            if length > sl + 2 or length < sl + 1 or not all(_cjk(c) for c in t[start:end]):
                 continue
-            cand = t[tok.start:end]
-            tagged = tok.tag in ("nr", "nrfg") and (j == i or len(tok.word) > sl)
-            alone = tok.tag in ("nr", "nrfg") and len(tok.word) == sl and j > i    # 杨 + 建新: the surname tagged alone
+            cand = t[start:end]
+            tagged = tok.tag in ("nr", "nrfg") and (j == i or tok.end - start > sl)
+            alone = tok.tag in ("nr", "nrfg") and tok.end - start == sl and j > i    # 杨 + 建新: the surname tagged alone
             place = gaz.level(cand) is not None
-            score = bonus + name_score(t, tok.start, end, tagged_person=tagged, place=place, tagged_surname=alone)
-            scored.append((tok.start, end, score))
+            score = bonus + name_score(t, start, end, tagged_person=tagged, place=place, tagged_surname=alone)
+            if inner:
+                score -= 0.5
+            scored.append((start, end, score))
             if best is None or score > best[2]:
-                best = (tok.start, end, score)
+                best = (start, end, score)
         if best is not None:
             # a shorter name that stops before a character no name ends on (严屹 + 宽说) gives way to
             # the longer one that ends at a boundary, when that one passes as a name too
