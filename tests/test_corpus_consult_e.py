@@ -70,6 +70,9 @@ def test_every_category_present(corpus):
         assert counts[c] >= 50, (c, counts)
 
 
+_FW = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
 def _check_ok(idno: str) -> bool:
     w = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
     s = sum(int(ch) * k for ch, k in zip(idno[:17], w))
@@ -80,7 +83,7 @@ def test_resident_ids_valid(corpus):
     n18 = 0
     for m in corpus:
         for s, e, c in m["spans"]:
-            v = m["text"][s:e]
+            v = m["text"][s:e].translate(_FW)  # full-width digits in some messages
             if c == "ID" and re.fullmatch(r"\d{17}[\dX]", v):
                 n18 += 1
                 assert _check_ok(v), v

@@ -78,7 +78,7 @@ import json
 import random
 import sys
 
-CORPUS_SHA256 = "578cdb8551a5385e1586d9ff8a76fdc44ccbb7a2e22465562b0419aa7e2904e3"
+CORPUS_SHA256 = "a7455f9a3a3da2df28047c89b79e3b579e4488ffd2d4ee15eebacddf927667c3"
 
 CATEGORIES = ("NAME", "PHONE", "ID", "EMAIL", "URL", "ADDRESS", "HOSPITAL", "DATE", "MRN", "ORDER_ID")
 
@@ -254,7 +254,13 @@ _NEG_WORDS = ("高血压", "黄疸", "陈皮", "黄芪", "朱砂", "胡萝卜", 
 _NEG_PHRASES = ("万一是癌怎么办", "马上要考试了", "方便的话", "许多人都说", "任何药都没吃", "月经周期不规律", "严重程度",
                 "常规检查都做了", "何况还有糖尿病", "余下的药还吃吗", "钟点工说", "温度变化大", "江湖郎中开的",
                 "于是就停了", "高中生", "周末", "宋体字看不清", "方向感差", "王道是多喝水")
-_NEG_NAMEWORDS = ("血压高峰期", "夏天", "平安", "很文静", "建国以来的老毛病", "志强身体", "江山易改本性难移")
+_NEG_NAMEWORDS = ("血压高峰期", "夏天", "平安", "很文静", "江山", "建国", "高峰", "海燕", "国庆", "红军", "春梅",
+                  "长林", "明华", "晓东", "立新", "志刚", "文斌", "振华")
+# everyday sentences carrying those words (each word above appears in one of these)
+_NEG_NAMEWORD_SENT = (("早上是", "血压高峰期", "，"), ("一到", "夏天", "就犯，"), ("只求", "平安", "，"),
+                      ("孩子平时", "很文静", "，最近老发脾气，"), ("", "江山", "易改本性难移，戒烟太难了，"),
+                      ("说是", "建国", "前后就有的老病根，"), ("上班", "高峰", "挤地铁就头晕，"),
+                      ("家里", "立新", "规矩了，按时吃药，"), ("一年到头", "平安", "无事，就是这两天"))
 _NEG_HOSP = ("当地医院", "大医院", "三甲医院", "社区医院", "市人民医院", "县人民医院", "县医院", "乡卫生院", "专科医院",
              "私立医院", "附近的诊所", "县城的医院")
 _NEG_PROV = ("我是河南的", "老家四川", "我们广东这边", "浙江人", "山东老家", "湖南那边", "在新疆打工", "黑龙江冬天冷")
@@ -325,6 +331,10 @@ class _M:
             else:
                 self.spans.append([start, self.n, cat])
         return self
+
+    def p(self, mark: str) -> str:
+        """``mark`` unless the text already ends in a sentence mark (no doubled punctuation)."""
+        return "" if self.parts and self.parts[-1][-1] in "。！？!?，,～" else mark
 
     def msg(self) -> dict:
         return {"text": "".join(self.parts), "role": self.role, "spans": self.spans, "keep": self.keep}
@@ -512,7 +522,7 @@ def _persona(r: random.Random) -> _P:
     dist_stem = p.dist[:-1] if len(p.dist) > 2 else p.dist
     cty = p.dist if p.dist.endswith(("县", "市")) else p.city + "市" + p.dist
     p.hosp_county = (cty + r.choice(("人民医院", "中医院", "妇幼保健院", "第二人民医院")),
-                     (dist_stem + r.choice(("人民医院", "医院", "中医院")),))
+                     (dist_stem + r.choice(("人民医院", "医院", "中医院")), p.dist + r.choice(("医院", "中医院", "妇幼"))))
     p.hosp_county_lvl = r.choice(("县中医院", "县妇幼", "市中医院", "县二院", "市妇幼", "县一院", "区中医院"))
     p.health = p.town + "卫生院" if p.rural else p.town + "社区卫生服务中心"
     p.village_clinic = p.village + "卫生室"
@@ -721,8 +731,9 @@ def s_list_open(r, m, p):  # 刘平，56岁，男，…
 
 def s_family(r, m, p):
     kin, name, nick, ph = _rel(r, p)
-    m.add(r.choice(("医生您好，", "你好，", "", "大夫，")), "我是", N(p.name), "的",
-          r.choice(("女儿", "儿子", "家属", "爱人", "妈妈", "姐姐", "孙女")),
+    rel = {"young": ("妈妈", "爸爸", "奶奶", "家长"), "mid": ("爱人", "姐姐", "弟弟", "家属", "同事"),
+           "old": ("女儿", "儿子", "孙女", "家属", "老伴", "外孙")}[p.gen]
+    m.add(r.choice(("医生您好，", "你好，", "", "大夫，")), "我是", N(p.name), "的", r.choice(rel),
           r.choice(("，", "，替", "，帮")), "ta问一下，", K(_age(r, p), "age"), "，", _sym(r), _dur(r))
     _clinical_tail(r, m)
 
@@ -736,8 +747,8 @@ def s_kin_named(r, m, p):
         m.add(kin, "（", N(name), "）")
     else:
         m.add(kin, "叫", N(name), "，")
-    m.add("在", (_hosp(r, p.hosp_city), "HOSPITAL"), r.choice(("查出来", "住院", "做的胃镜", "")), _sym(r),
-          "，", _lab(r), "，想问下下一步怎么办")
+    m.add("在", (_hosp(r, p.hosp_city), "HOSPITAL"), r.choice(("查出", "确诊", "诊断")),
+          r.choice(("胃溃疡", "冠心病", "肺结节", "糖尿病肾病", "慢阻肺")), "，", _lab(r), "，想问下下一步怎么办")
 
 
 def s_nick(r, m, p):
@@ -807,7 +818,7 @@ def s_village(r, m, p):
               r.choice(("的", "这边的", "")), (p.village_clinic, "HOSPITAL") if r.random() < 0.4 else "村医",
               "说是", r.choice(("胃炎", "感冒", "风湿")), "，开了", r.choice(("输液", "药")), "，", _dur(r), "没好")
     else:
-        m.add("住", (p.compound, "ADDRESS"), r.choice(("，", "的", "，离")), (p.health, "HOSPITAL"),
+        m.add("住", (p.compound, "ADDRESS"), r.choice(("，离", "，到", "，去")), (p.health, "HOSPITAL"),
               r.choice(("很近", "挺近的", "不远")), "，能在那开", _dose(r)[0], "吗")
 
 
@@ -986,7 +997,7 @@ def s_other_id(r, m, p):
 def s_referral(r, m, p):
     doc, title = _doc(r, p, 0, 1.0)
     m.add("建议转", (_hosp(r, p.hosp_big), "HOSPITAL"), r.choice(("进一步治疗", "做PET-CT", "手术")), "，可以找", N(doc), title,
-          "，", p.order_cue if "转诊" in p.order_cue else "转诊单号", (p.order, "ORDER_ID"))
+          "，", "转诊单号", (p.order if "转诊" in p.order_cue else "ZZ" + _digits(r, 10), "ORDER_ID"))
     m.role = "doctor"
 
 
@@ -1041,6 +1052,98 @@ def s_workplace(r, m, p):
           r.choice(("上班", "干活")), "，", _sym(r), _dur(r), "，", r.choice(("是职业病吗", "能请假吗")))
 
 
+def s_self_intro(r, m, p):
+    c = r.random()
+    if c < 0.35:
+        m.add(r.choice(("我叫", "本人", "患者本人", "您好我是")), N(p.name), "，", K(_age(r, p), "age"), "，")
+    elif c < 0.6:
+        m.add(r.choice(("医生好，", "")), N(p.name), r.choice(("，", " ")), "复诊", "，")
+    else:
+        m.add("挂号人：", N(p.name), "（", "男" if p.sex == "M" else "女", "，", K(_age(r, p), "age"), "）", "，")
+    m.add(_sym(r), _dur(r), "，", r.choice((_lab(r), _vital(r))))
+
+
+def s_polite_title(r, m, p):
+    sx_t = ("先生", "叔叔", "大爷") if p.sex == "M" else ("女士", "阿姨", "大妈")
+    if not p.sur:
+        nm, t = p.name, r.choice(("", "同志"))
+    else:
+        nm = p.name if r.random() < 0.5 else p.sur
+        t = r.choice(sx_t)
+    m.add(N(nm), t, r.choice(("您好", "，您好", "你好")), "，", r.choice(("您的", "")), _lab(r),
+          r.choice(("偏高", "已经正常了", "比上次好")), "，", r.choice(("继续吃药", "下个月复查", "注意饮食")))
+    m.role = "doctor"
+
+
+def s_child_parent(r, m, p):
+    kin, name, nick, ph = _rel(r, p, 2)
+    pet = r.choice(_PET)
+    m.add(N(r.choice((pet, name))), r.choice(("妈妈", "爸爸", "家长")), r.choice(("您好，", "你好，", "，")), "孩子",
+          _vital(r), "，", r.choice(("布洛芬混悬液", "头孢克肟颗粒", "对乙酰氨基酚混悬滴剂", "阿莫西林颗粒")), "按", K(f"体重{r.randint(3, 20)}kg", "vital"), "算，每次",
+          K(r.choice(("5ml", "4ml", "2.5ml")), "dose"))
+    m.role = "doctor"
+
+
+def s_at(r, m, p):
+    doc, title = _doc(r, p, r.randint(0, 1), 0.4)
+    m.add("@", N(doc), title, " ", r.choice(("麻烦看下", "您好")), "，", _lab(r), "，", _lab(r))
+
+
+def s_signoff_patient(r, m, p):
+    kin, name, nick, ph = _rel(r, p)
+    m.add(r.choice(("谢谢医生！", "辛苦了。", "麻烦您了，")), _dur(r), "后再来复查。",
+          r.choice(("——", "患者家属：", "家属 ", "")), N(r.choice((name, p.name))), r.choice(("", "敬上")))
+
+
+def s_date_range(r, m, p):
+    y, mo, d = p.visits[0]
+    d2 = min(d + r.randint(3, 14), 28)
+    c = r.random()
+    if c < 0.4:
+        a, b = f"{mo}月{d}日", f"{mo}月{d2}日"
+    elif c < 0.7:
+        a, b = f"{mo}.{d}", f"{mo}.{d2}"
+    else:
+        a, b = f"{y}年{mo}月{d}日", f"{mo}月{d2}日"
+    m.add((a, "DATE"), r.choice(("至", "到", "-")), (b, "DATE"), "在", (_any_hosp(r, p), "HOSPITAL"), "住院，",
+          r.choice(("出院后", "现在")), _vital(r))
+
+
+def s_short_ym(r, m, p):
+    y, mo, d = p.visits[1]
+    m.add(r.choice(("", "我")), (f"{y % 100}年{mo}月", "DATE"), r.choice(("做的支架", "生的孩子", "查出的甲亢")), "，",
+          r.choice(("现在", "目前")), _lab(r))
+
+
+def s_town_glued(r, m, p):
+    if p.rural:
+        m.add("在", (p.town, "ADDRESS"), r.choice(("上开了个小卖部", "上打零工", "赶集的时候")), "，", _sym(r), _dur(r), "，",
+              (p.health, "HOSPITAL"), r.choice(("说", "的医生说")), r.choice(("去大医院看", "血压高")), "，", _vital(r))
+    else:
+        m.add("我们", (p.town, "ADDRESS"), r.choice(("这边", "附近")), "有", (p.health, "HOSPITAL"), "，能开",
+              _dose(r)[0], "吗？", _vital(r))
+
+
+def s_hosp_dept_glued(r, m, p):
+    h = r.choice(p.hosp_city[1] + p.hosp_big[1])
+    doc, title = _doc(r, p, 0, 0.3)
+    y, mo, d = p.visits[1]
+    m.add("挂了", (h, "HOSPITAL"), p.dept, r.choice(("的号", "专家号")), "，", N(doc), title, r.choice(("那里", "")),
+          "，", (r.choice((_date_forms(r, y, mo, d, 0.0), f"{mo}/{d}")), "DATE"), "那天", r.choice(("去", "看")))
+
+
+def s_mixed_neg(r, m, p):
+    m.add("先在", G(r.choice(("当地医院", "县医院", "社区医院", "市人民医院"))), "看的，后来去了",
+          (_hosp(r, p.hosp_city), "HOSPITAL"), "，", r.choice(("吃了", "开了")), G(r.choice(_NEG_BRANDS)), "，",
+          G(r.choice(("高血压", "黄疸", "关节疼"))), "还是", r.choice(("没好", "反复")), "，", _vital(r))
+
+
+def s_landline_plain(r, m, p):
+    ll = _AREA[p.city] + _digits(r, 8 if len(_AREA[p.city]) == 4 or p.city in ("广州", "成都") else 7, "2345678")
+    m.add(r.choice(("打了", "拨", "问了")), (ll, "PHONE"), r.choice(("没人接", "说要预约")), "，",
+          (_hosp(r, p.hosp_city), "HOSPITAL"), r.choice(("还有别的电话吗", "怎么挂号")))
+
+
 def s_contact(r, m, p):
     items = [("微信", p.wx, "URL"), ("QQ", p.qq, "URL"), ("邮箱", p.email, "EMAIL"), ("手机", _fmt_mobile(r, p.phone), "PHONE"),
              ("座机", p.landline, "PHONE")]
@@ -1066,7 +1169,9 @@ def s_email(r, m, p):
         m.role = "doctor"
 
 
-_ID_SCEN = (s_contact, s_email, s_wechat, s_list_open, s_family, s_kin_named, s_nick, s_reply_addr, s_companion, s_id_line, s_name_id_phone,
+_ID_SCEN = (s_delivery, s_glued_addr, s_name_id_phone, s_id_line, s_address_room, s_mrn, s_order, s_village,
+            s_history, s_form, s_other_id, s_self_intro, s_polite_title, s_child_parent, s_at, s_signoff_patient, s_date_range, s_short_ym,
+            s_town_glued, s_hosp_dept_glued, s_mixed_neg, s_landline_plain, s_contact, s_email, s_wechat, s_list_open, s_family, s_kin_named, s_nick, s_reply_addr, s_companion, s_id_line, s_name_id_phone,
             s_delivery, s_glued_addr, s_village, s_city_alone, s_hosp_full, s_hosp_short, s_clinic, s_doctor_title,
             s_staff, s_doc_signoff, s_date_visit, s_date_slash, s_date_ym, s_today_date, s_phone, s_hotline, s_order,
             s_mrn, s_mrn_hosp, s_wechat, s_other_id, s_referral, s_schedule, s_history, s_form, s_kinship_multi,
@@ -1084,8 +1189,8 @@ def c_phrase(r, m):
 
 
 def c_disease(r, m):
-    m.add(r.choice(("是", "会不会是", "查出")), G(r.choice(_NEG_PLACEDIS)), r.choice(("吗？", "，")), _dur(r), "了，",
-          _vital(r))
+    pre, post = r.choice((("是", "吗？"), ("会不会是", "？"), ("查出", "，"), ("怀疑", "，")))
+    m.add(pre, G(r.choice(_NEG_PLACEDIS)), post, _dur(r), "了，", _vital(r))
 
 
 def c_brand(r, m):
@@ -1108,12 +1213,13 @@ def c_province(r, m):
 
 
 def c_emerg(r, m):
-    m.add(_time(r), "晚上突然", r.choice(("胸痛", "抽搐", "昏倒")), "，", G(r.choice(_NEG_EMERG)), "送去的，", _vital(r), "，",
+    m.add(K(r.choice(("昨天", "前天", "上周三", "大前天", "上周五")), "time"), "晚上突然", r.choice(("胸痛", "抽搐", "昏倒")), "，", G(r.choice(_NEG_EMERG)), "送去的，", _vital(r), "，",
           r.choice(("现在怎么护理", "还会复发吗")))
 
 
 def c_nameword(r, m):
-    m.add(G(r.choice(_NEG_NAMEWORDS)), r.choice(("，", "的时候，")), _vital(r), "，", r.choice(("正常吗", "要加药吗")))
+    pre, w, post = r.choice(_NEG_NAMEWORD_SENT)
+    m.add(pre, G(w), post, _vital(r), "，", r.choice(("正常吗", "要加药吗", "怎么调理")))
 
 
 def c_dose(r, m):
@@ -1124,7 +1230,7 @@ def c_dose(r, m):
 
 def c_doc_advice(r, m):
     d, k = _dose(r)
-    m.add("建议", d, k, r.choice(("口服", "睡前", "饭后")), "，", _dur(r), "后复查",
+    m.add("建议", d, k, "皮下注射" if d == "胰岛素" else r.choice(("口服", "睡前", "饭后")), "，", _dur(r), "后复查",
           r.choice(("肝功能", "血常规", "血糖")), "，注意", G(r.choice(("戴口罩", "饮食清淡", "多喝温开水", "忌口陈皮"))))
     m.role = "doctor"
 
@@ -1141,19 +1247,23 @@ _PLAIN_SCEN = (c_phrase, c_disease, c_lab, c_brand, c_food, c_generic_hosp, c_pr
 def _afterthought(r, m, p):
     c = r.randint(0, 5)
     if c == 0:
-        m.add("。另外", (_any_hosp(r, p), "HOSPITAL"), "的片子也有")
+        m.add(m.p("。"), "另外", (_any_hosp(r, p), "HOSPITAL"), "的片子也有")
     elif c == 1:
         m.add("（我电话", (_fmt_mobile(r, p.phone), "PHONE"), "）")
     elif c == 2:
-        m.add("。PS：", p.mrn_cue, (p.mrn, "MRN"))
+        m.add(m.p("。"), "PS：", p.mrn_cue, (p.mrn, "MRN"))
     elif c == 3:
-        m.add("，", _time(r), "测了", _vital(r))
+        m.add(m.p("，"), _time(r), "测了", _vital(r))
     elif c == 4:
-        m.add("，平时吃", G(r.choice(_NEG_BRANDS)))
+        m.add(m.p("，"), "平时吃", G(r.choice(_NEG_BRANDS)))
     elif c == 5 and r.random() < 0.5:
-        m.add("，微信同号")
+        m.add(m.p("，"), "微信同号")
     else:
-        m.add("，谢谢", N(_doc(r, p)[0]), _doc(r, p)[1])
+        m.add(m.p("，"), "谢谢", N(_doc(r, p)[0]), _doc(r, p)[1])
+
+
+_FW_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")  # full-width digits throughout
+_ASCII_PUNCT = str.maketrans("，：；？！（）", ",:;?!()")  # ASCII punctuation
 
 
 def generate_annotated(seed: int, n: int) -> tuple[list[dict], list[list]]:
@@ -1162,7 +1272,7 @@ def generate_annotated(seed: int, n: int) -> tuple[list[dict], list[list]]:
     out, negs = [], []
     for _ in range(n):
         m = _M("patient")
-        if r.random() < 0.6:
+        if r.random() < 0.615:
             p = _persona(r)
             r.choice(_ID_SCEN)(r, m, p)
             if r.random() < 0.3:
@@ -1170,11 +1280,17 @@ def generate_annotated(seed: int, n: int) -> tuple[list[dict], list[list]]:
         else:
             r.choice(_PLAIN_SCEN)(r, m)
             if r.random() < 0.3:
-                m.add("，", K(r.choice(("昨天", "今天早上", "刚才", "前天晚上")), "time"), "又",
+                m.add(m.p("，"), K(r.choice(("昨天", "今天早上", "刚才", "前天晚上")), "time"), "又",
                       r.choice(("量了", "测了")), _vital(r))
         if r.random() < 0.2:
-            m.add(r.choice(("", "！", "？", "。", "～", "🙏", "[抱拳]")))
-        out.append(m.msg())
+            m.add(r.choice(("", m.p("！"), m.p("？"), m.p("。"), "～", "🙏", "[抱拳]")))
+        msg = m.msg()
+        st = r.random()
+        tbl = _FW_DIGITS if st < 0.06 else _ASCII_PUNCT if st < 0.14 else None
+        if tbl is not None:  # one-to-one character maps: offsets do not move
+            msg["text"] = msg["text"].translate(tbl)
+            m.negs = [[a, b, w.translate(tbl)] for a, b, w in m.negs]
+        out.append(msg)
         negs.append(m.negs)
     return out, negs
 
