@@ -14,6 +14,7 @@ from medrealmm.data.loader import load_dataset, sample_dir
 from medrealmm.mccp.instances import Instance
 from medrealmm.rubric.build import RubricFailed, run_rubric
 from medrealmm.rubric.model import RubricRecord, RubricVersion
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.store import read_records, write_records
 from medrealmm.rubric.writer import keep_locked
 from medrealmm.schema import CaseError, Criterion
@@ -207,7 +208,7 @@ def test_generate_resumes_after_a_crash_and_retries_failures(tmp_path: Path, mon
 
     def use(backend):
         monkeypatch.setattr(engines, "EnginePool", _Pool)
-        monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(backend, mode="text", max_retries=0),
+        monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(backend, RubricSettings(max_retries=0), mode="text"),
                                                                  {"name": "scripted"}))
 
     use(Backend([good], crash_on=2))
@@ -297,8 +298,8 @@ def test_llm_failure_leaves_the_case_at_its_round_and_the_rerun_tries_again(tmp_
     monkeypatch.setattr(engines, "EnginePool", _Pool)
     cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "f.csv", ["derm-001,c1,reweight,,2,",
                                                                     "derm-001,,comment,,,补充复诊时间"]))
-    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("不是JSON"), mode="text",
-                                                                          max_retries=1), {}))
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("不是JSON"), RubricSettings(max_retries=1),
+                                                                          mode="text"), {}))
     stats = run_rubric("revise", cfg)
     after = _by_id(out)["derm-001"]
     assert stats["llm_failed"] == 1 and after.versions == before.versions
@@ -400,8 +401,8 @@ def test_physician_team_workflow(tmp_path: Path, monkeypatch) -> None:
         def chat(self, requests, desc=""):
             return [Completion(self.answer) for _ in requests]
 
-    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("乱码"), mode="text",
-                                                                          max_retries=0), {}))
+    monkeypatch.setattr(build, "_writer", lambda cfg, pool: (RubricWriter(Backend("乱码"), RubricSettings(max_retries=0),
+                                                                          mode="text"), {}))
     comment = "derm-001,,comment,,,整体缺少对复诊时间的要求"
     (tmp_path / "r2").mkdir()
     cfg["rubric"]["feedback"] = str(_feedback(tmp_path / "r2" / "feedback_2_001.csv", [comment]))

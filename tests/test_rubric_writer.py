@@ -9,6 +9,7 @@ import pytest
 
 from medrealmm.inference.base import ChatRequest, Completion
 from medrealmm.mccp.instances import Instance
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.writer import (Bounds, Proposed, RevisionJob, RubricWriter, criteria_schema, number_criteria,
                                      parse_criteria)
 from medrealmm.schema import Criterion
@@ -77,7 +78,7 @@ def _instance(i: int) -> Instance:
 def test_generate_batches_retries_and_reports_failures() -> None:
     good = json.dumps(GOOD, ensure_ascii=False)
     backend = Scripted([good, "乱码", "还是乱码", "仍然乱码"])
-    w = RubricWriter(backend, mode="text", max_retries=2, chunk_size=8)
+    w = RubricWriter(backend, RubricSettings(max_retries=2, chunk_size=8), mode="text")
     out = w.generate([_instance(0), _instance(1)])
     assert backend.calls == [(2, "rubric generate"), (1, "rubric generate retry 1"), (1, "rubric generate retry 2")]
     assert [c.id for c in out[0].criteria] == ["c1", "c2", "c3"] and out[0].error is None

@@ -7,4 +7,4 @@ with the physicians' direct edits applied first. Every case's rubric history liv
 
 #: The public modules (imported by name: ``from medrealmm.rubric.<module> import ...``); loading the package
 #: imports none of them, so a light caller never pays for a heavy one.
-__all__ = ["build", "feedback", "lint", "model", "report", "sheet", "store", "writer"]
+__all__ = ["build", "feedback", "lint", "model", "report", "settings", "sheet", "store", "writer"]

@@ -10,7 +10,8 @@
     lint      check the rubrics of any dataset (data=...)
     report    counts and weights per round, feedback changes, lint findings
 
-Every action reads ``rubrics.jsonl`` under ``rubric.out_dir`` and writes it back atomically.
+Every action reads ``rubrics.jsonl`` under ``rubric.out_dir`` and writes it back atomically. The ``rubric``
+group is read once, at :func:`run_rubric` (:class:`RubricRun`), and checked there.
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ import json
 import logging
 import shutil
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from medrealmm.atomic import write_bytes, write_parquet, write_rows, write_text
 from medrealmm.rubric.model import APPROVED, RubricRecord, RubricVersion
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.store import image_root, instances_file, read_instances, read_records, write_records
 from medrealmm.schema import rubric_hash
 from medrealmm.csvsafe import write_csv
@@ -42,24 +45,46 @@ class RubricFailed(RuntimeError):
 
 # --- pieces shared by the actions --------------------------------------------------------------------
 
-def _rubric_cfg(cfg: dict[str, Any]) -> dict[str, Any]:
-    return dict(cfg.get("rubric") or {})
+@dataclass(frozen=True)
+class RubricRun:
+    """One action's inputs: the composed config (model, backend, run, paths) and its ``rubric`` group, typed."""
+
+    cfg: dict[str, Any]
+    s: RubricSettings
+
+    @classmethod
+    def of(cls, cfg: dict[str, Any]) -> RubricRun:
+        """Reads and checks the ``rubric`` group (:class:`~medrealmm.config_schema.ConfigError` names a bad key)."""
+        return cls(cfg, RubricSettings.of(cfg.get("rubric"), "rubric"))
+
+    @property
+    def out_dir(self) -> Path:
+        return self.s.out_path
+
+    @property
+    def seed(self) -> int:
+        return int(self.cfg["run"]["seed"])
+
+    @property
+    def font(self) -> str | None:
+        """The figures' font: ``report.font`` (one font for every figure)."""
+        return (self.cfg.get("report") or {}).get("font")
+
+    def lint_config(self) -> Any:
+        from medrealmm.rubric.lint import LintConfig
+
+        return LintConfig.from_config(self.s.lint.model_dump())
+
+    def with_input(self, input: Path, image_root: Path) -> RubricRun:
+        return RubricRun({**self.cfg, "rubric": {**dict(self.cfg.get("rubric") or {}), "input": str(input),
+                                                 "image_root": str(image_root)}},
+                         self.s.model_copy(update={"input": str(input), "image_root": str(image_root)}))
 
 
-def _out_dir(cfg: dict[str, Any]) -> Path:
-    return Path(str(_rubric_cfg(cfg)["out_dir"])).expanduser()
-
-
-def _lint_config(cfg: dict[str, Any]) -> Any:
-    from medrealmm.rubric.lint import LintConfig
-
-    return LintConfig.from_config(_rubric_cfg(cfg).get("lint") or {})
-
-
-def _findings(records: Sequence[RubricRecord], cfg: dict[str, Any]) -> list[Any]:
+def _findings(records: Sequence[RubricRecord], run: RubricRun) -> list[Any]:
     from medrealmm.rubric.lint import lint_rubric
 
-    conf = _lint_config(cfg)
+    conf = run.lint_config()
     out: list[Any] = []
     for r in records:
         if r.current is not None:
@@ -87,24 +112,23 @@ def _diffs(records: Sequence[RubricRecord]) -> list[dict[str, Any]]:
     return rows
 
 
-def _refresh(records: Sequence[RubricRecord], cfg: dict[str, Any], *, sheet_rounds: Sequence[int] = (),
+def _refresh(records: Sequence[RubricRecord], run: RubricRun, *, sheet_rounds: Sequence[int] = (),
              sheet_ids: set[str] | None = None) -> dict[str, Any]:
     """After every action: the records, lint findings, per-round diffs, feedback changes, the report
     and (when asked) the review sheets of ``sheet_rounds`` — all derived from ``rubrics.jsonl``."""
     from medrealmm.rubric.report import write_rubric_report
 
-    out = _out_dir(cfg)
+    out = run.out_dir
     write_records(records, out)
-    findings = _findings(records, cfg)
+    findings = _findings(records, run)
     write_rows(out / FINDINGS, [f.as_dict() for f in findings])
     write_rows(out / DIFFS, _diffs(records))
     changes = _changes(records)
     write_rows(out / CHANGES, changes)
-    r = _rubric_cfg(cfg)
     for rnd in sheet_rounds:
-        _sheets(records, cfg, findings, rnd, sheet_ids)
-    write_rubric_report(records, out / "report", findings=findings, changes=changes, font=(cfg.get("report") or {}).get("font"),
-                        figures=bool(r.get("figures", True)))
+        _sheets(records, run, findings, rnd, sheet_ids)
+    write_rubric_report(records, out / "report", findings=findings, changes=changes, font=run.font,
+                        figures=run.s.figures)
     errors = sum(f.severity == "error" for f in findings)
     counts = {"records": len(records), "draft": sum(x.status == "draft" for x in records),
               "approved": sum(x.status == APPROVED for x in records),
@@ -132,7 +156,7 @@ def _on_sheets(folder: Path) -> tuple[dict[str, str], int, list[dict[str, Any]]]
     return shown, max(numbers, default=0), entries
 
 
-def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequence[Any], rnd: int,
+def _sheets(records: Sequence[RubricRecord], run: RubricRun, findings: Sequence[Any], rnd: int,
             ids: set[str] | None) -> list[Path]:
     """Sheets for the drafts at round ``rnd`` whose current rubric is on no sheet of that round yet.
     An existing sheet (which a physician may be filling) is never rewritten; new ones take the next
@@ -140,16 +164,15 @@ def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequ
     so an untouched template is recognised, and feedback on a rubric since regenerated is refused."""
     from medrealmm.rubric.sheet import write_review_sheets
 
-    r = _rubric_cfg(cfg)
-    folder = _out_dir(cfg) / "review" / f"round_{rnd}"
+    folder = run.out_dir / "review" / f"round_{rnd}"
     shown, last, entries = _on_sheets(folder)
     todo = [x for x in records if x.status == "draft" and x.round == rnd and (ids is None or x.id in ids)
             and shown.get(x.id) != rubric_hash(x.criteria)]
     if not todo:
         log.info("round %d: every draft is already on a review sheet in %s", rnd, folder)
         return []
-    size = int((r.get("review") or {}).get("batch_size", 50))
-    paths = write_review_sheets(todo, folder, image_root=_root(cfg), batch_size=size, findings=findings,
+    size = run.s.review.batch_size
+    paths = write_review_sheets(todo, folder, image_root=_root(run), batch_size=size, findings=findings,
                                 round=rnd, start=last + 1)
     for k, sheet in enumerate(paths):
         template = sheet.with_name(sheet.name.replace("review_", "feedback_").replace(".html", ".csv"))
@@ -160,61 +183,50 @@ def _sheets(records: Sequence[RubricRecord], cfg: dict[str, Any], findings: Sequ
     return paths
 
 
-def _root(cfg: dict[str, Any]) -> Path:
-    r = _rubric_cfg(cfg)
-    if not r.get("input"):
+def _root(run: RubricRun) -> Path:
+    if not run.s.input:
         raise RubricFailed("rubric.input is not set: the instances.jsonl of `medrealmm mccp` (or its folder)")
-    return image_root(instances_file(r["input"]), r.get("image_root"))
+    return image_root(instances_file(run.s.input), run.s.image_root)
 
 
-def _writer(cfg: dict[str, Any], pool: Any) -> tuple[Any, dict[str, Any]]:
-    from medrealmm.inference.base import Sampling, describe_backend
-    from medrealmm.rubric.writer import DEFAULT_TAGS, Bounds, RubricWriter
+def _writer(run: RubricRun, pool: Any) -> tuple[Any, dict[str, Any]]:
+    from medrealmm.inference.base import describe_backend
+    from medrealmm.rubric.writer import RubricWriter
 
-    r = _rubric_cfg(cfg)
-    model = cfg["model"]
-    seed = int(cfg["run"]["seed"])
-    mode = r.get("mode") or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text")
-    root = _root(cfg)
-    backend = pool.get(model, cfg["backend"])
-    writer = RubricWriter(backend, image_bytes=lambda ref: (root / ref.path).read_bytes(), mode=mode,
-                          bounds=Bounds.from_config(r.get("lint")),
-                          sampling=Sampling.from_config(r.get("sampling"), seed=seed),
-                          max_retries=int(r.get("max_retries", 2)),
-                          retry_temperature=float(r.get("retry_temperature", 0.7)),
-                          chunk_size=int(r.get("chunk_size", 32)), structured=bool(r.get("structured", True)),
-                          chat_template_kwargs=dict(model.get("chat_template_kwargs") or {}), seed=seed,
-                          tags=tuple(r.get("tags") or DEFAULT_TAGS))
+    model = run.cfg["model"]
+    root = _root(run)
+    backend = pool.get(model, run.cfg["backend"])
+    writer = RubricWriter(backend, run.s, image_bytes=lambda ref: (root / ref.path).read_bytes(),
+                          mode=run.s.mode_for(model),  # type: ignore[arg-type]
+                          chat_template_kwargs=dict(model.get("chat_template_kwargs") or {}), seed=run.seed)
     return writer, describe_backend(backend)
 
 
-def _model_name(cfg: dict[str, Any]) -> str:
-    m = cfg["model"]
+def _model_name(run: RubricRun) -> str:
+    m = run.cfg["model"]
     return str(m.get("name") or m.get("path") or "model")
 
 
-def _manifest(cfg: dict[str, Any], action: str, stats: dict[str, Any], engines: dict[str, Any] | None = None) -> None:
+def _manifest(run: RubricRun, action: str, stats: dict[str, Any], engines: dict[str, Any] | None = None) -> None:
     from medrealmm.manifest import build_manifest, write_json
 
-    out = _out_dir(cfg)
-    write_json(out / f"manifest_{action}.json", build_manifest(
-        config=cfg, dataset={"input": str(_rubric_cfg(cfg).get("input"))}, engines=engines or {}, stats=stats,
-        seeds={"run.seed": cfg["run"]["seed"]}))
+    write_json(run.out_dir / f"manifest_{action}.json", build_manifest(
+        config=run.cfg, dataset={"input": str(run.s.input)}, engines=engines or {}, stats=stats,
+        seeds={"run.seed": run.cfg["run"]["seed"]}))
 
 
 # --- actions -----------------------------------------------------------------------------------------
 
-def generate(cfg: dict[str, Any]) -> dict[str, Any]:
+def generate(run: RubricRun) -> dict[str, Any]:
     """R(0) for every instance without one; chunks of ``rubric.chunk_cases`` are saved as they finish."""
     from tqdm import tqdm
 
     from medrealmm.inference.engines import EnginePool
 
-    r = _rubric_cfg(cfg)
-    if not r.get("input"):
+    if not run.s.input:
         raise RubricFailed("rubric.input is not set: the instances.jsonl of `medrealmm mccp` (or its folder)")
-    instances = read_instances(r["input"])
-    records = {x.id: x for x in read_records(_out_dir(cfg))}
+    instances = read_instances(run.s.input)
+    records = {x.id: x for x in read_records(run.out_dir)}
     todo = [i for i in instances if i.id not in records or records[i.id].status == "failed"]
     log.info("rubric generate: %d instance(s), %d already have a rubric, %d to write", len(instances),
              len(instances) - len(todo), len(todo))
@@ -222,10 +234,10 @@ def generate(cfg: dict[str, Any]) -> dict[str, Any]:
     stats: dict[str, Any] = {}
     order = [i.id for i in instances] + [k for k in records if k not in {i.id for i in instances}]
     if todo:
-        pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
+        pool = EnginePool(str(Path(run.cfg["paths"]["cache"]).expanduser()), run.seed)
         try:
-            writer, engines["model"] = _writer(cfg, pool)
-            step = max(1, int(r.get("chunk_cases", 256)))
+            writer, engines["model"] = _writer(run, pool)
+            step = run.s.chunk_cases
             for k in tqdm(range(0, len(todo), step), desc="rubric generate", unit="chunk", disable=None):
                 batch = todo[k:k + step]
                 for inst, w in zip(batch, writer.generate(batch), strict=True):
@@ -233,17 +245,17 @@ def generate(cfg: dict[str, Any]) -> dict[str, Any]:
                         records[inst.id] = RubricRecord(id=inst.id, instance=inst, status="failed", failure=w.error,
                                                         meta={"attempts": w.attempts})
                     else:
-                        v = RubricVersion(round=0, criteria=w.criteria, source="generated", model=_model_name(cfg))
+                        v = RubricVersion(round=0, criteria=w.criteria, source="generated", model=_model_name(run))
                         records[inst.id] = RubricRecord(id=inst.id, instance=inst, versions=(v,),
                                                         meta={"attempts": w.attempts})
-                write_records([records[i] for i in order if i in records], _out_dir(cfg))
+                write_records([records[i] for i in order if i in records], run.out_dir)
             stats["writer"] = dict(writer.stats)
         finally:
             pool.close()
     final = [records[i] for i in order if i in records]
-    counts = _refresh(final, cfg, sheet_rounds=(0,))
-    _manifest(cfg, "generate", {**counts, **stats}, engines)
-    log.info("rubric generate: %d draft, %d failed -> %s", counts["draft"], counts["failed"], _out_dir(cfg))
+    counts = _refresh(final, run, sheet_rounds=(0,))
+    _manifest(run, "generate", {**counts, **stats}, engines)
+    log.info("rubric generate: %d draft, %d failed -> %s", counts["draft"], counts["failed"], run.out_dir)
     return counts
 
 
@@ -326,10 +338,10 @@ REVISE_STATS = ("with_feedback", "signed_off", "direct_only", "llm", "llm_failed
 _Job = tuple[RubricRecord, Any, list[str]]
 
 
-def revise(cfg: dict[str, Any]) -> dict[str, Any]:
+def revise(run: RubricRun) -> dict[str, Any]:
     """R(k+1) for every draft with feedback at its current round k (< ``rubric.rounds``)."""
-    records, feedback = _revise_inputs(cfg)
-    out_dir, max_rounds = _out_dir(cfg), int(_rubric_cfg(cfg).get("rounds", 3))
+    records, feedback = _revise_inputs(run)
+    out_dir, max_rounds = run.out_dir, run.s.rounds
     stats: dict[str, Any] = dict.fromkeys(REVISE_STATS, 0)
     jobs: list[_Job] = []
     updated: dict[str, RubricRecord] = {}
@@ -339,30 +351,29 @@ def revise(cfg: dict[str, Any]) -> dict[str, Any]:
         if job is not None:
             jobs.append(job)
     engines: dict[str, Any] = {}
-    written = _llm_revisions(cfg, [j for j in jobs if j[1].needs_revision], stats, engines)
+    written = _llm_revisions(run, [j for j in jobs if j[1].needs_revision], stats, engines)
     for rec, res, h in jobs:
-        updated[rec.id] = _next_record(cfg, rec, res, h, written.get(rec.id), stats)
+        updated[rec.id] = _next_record(run, rec, res, h, written.get(rec.id), stats)
     final = [updated.get(x.id, x) for x in records]
     changed = {rec.id for rec, _, _ in jobs if updated[rec.id].round == rec.round + 1}
     rounds = sorted({updated[i].round for i in changed})
-    counts = _refresh(final, cfg, sheet_rounds=rounds, sheet_ids=changed)
-    _manifest(cfg, "revise", {**counts, **stats}, engines)
+    counts = _refresh(final, run, sheet_rounds=rounds, sheet_ids=changed)
+    _manifest(run, "revise", {**counts, **stats}, engines)
     _log_revise(stats)
     return {**counts, **stats}
 
 
-def _revise_inputs(cfg: dict[str, Any]) -> tuple[list[RubricRecord], dict[str, list[tuple[int | None, Any]]]]:
+def _revise_inputs(run: RubricRun) -> tuple[list[RubricRecord], dict[str, list[tuple[int | None, Any]]]]:
     """The rubric records and the feedback rows by case id; a missing file or an unknown case id is an error."""
-    r = _rubric_cfg(cfg)
-    if not r.get("feedback"):
+    if not run.s.feedback:
         raise RubricFailed("rubric.feedback is not set: the filled feedback CSV/JSONL file (or a folder of them)")
-    fb_path = Path(str(r["feedback"])).expanduser()
+    fb_path = Path(run.s.feedback).expanduser()
     if not fb_path.exists():
         raise RubricFailed(f"rubric.feedback {fb_path} does not exist")
-    records = read_records(_out_dir(cfg))
+    records = read_records(run.out_dir)
     if not records:
-        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` first")
-    feedback = _read_feedback(fb_path, _out_dir(cfg))
+        raise RubricFailed(f"no rubrics in {run.out_dir}: run `medrealmm rubric generate` first")
+    feedback = _read_feedback(fb_path, run.out_dir)
     unknown = sorted(set(feedback) - {x.id for x in records})
     if unknown:
         raise RubricFailed(f"rubric.feedback {fb_path}: {len(unknown)} case id(s) have no rubric here, "
@@ -439,7 +450,7 @@ def _rows_now(rec: RubricRecord, rows: list[tuple[int | None, Any]], stats: dict
     return items, late
 
 
-def _llm_revisions(cfg: dict[str, Any], llm_jobs: list[_Job], stats: dict[str, Any],
+def _llm_revisions(run: RubricRun, llm_jobs: list[_Job], stats: dict[str, Any],
                    engines: dict[str, Any]) -> dict[str, Any]:
     """The writer's revisions by case id, for the cases whose feedback needs the LLM (comments)."""
     from medrealmm.inference.engines import EnginePool
@@ -447,9 +458,9 @@ def _llm_revisions(cfg: dict[str, Any], llm_jobs: list[_Job], stats: dict[str, A
 
     if not llm_jobs:
         return {}
-    pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
+    pool = EnginePool(str(Path(run.cfg["paths"]["cache"]).expanduser()), run.seed)
     try:
-        writer, engines["model"] = _writer(cfg, pool)
+        writer, engines["model"] = _writer(run, pool)
         outs = writer.revise([RevisionJob(
             instance=rec.instance, current=tuple(res.criteria), comments=_comments_now(res),
             locked=tuple(dict.fromkeys(c.id for ch in res.changes for c in ch.after)),
@@ -461,7 +472,7 @@ def _llm_revisions(cfg: dict[str, Any], llm_jobs: list[_Job], stats: dict[str, A
         pool.close()
 
 
-def _next_record(cfg: dict[str, Any], rec: RubricRecord, res: Any, rows: list[str], w: Any,
+def _next_record(run: RubricRun, rec: RubricRecord, res: Any, rows: list[str], w: Any,
                  stats: dict[str, Any]) -> RubricRecord:
     """The record with R(k+1): the direct edits (``w`` None) or the writer's revision; a failed revision
     keeps the round and records why (the same feedback is tried again next run)."""
@@ -476,7 +487,7 @@ def _next_record(cfg: dict[str, Any], rec: RubricRecord, res: Any, rows: list[st
         return rec.model_copy(update={"meta": {**rec.meta, "revision_failures": failures}})
     else:
         stats["llm"] += 1
-        v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(cfg),
+        v = RubricVersion(round=nxt, criteria=w.criteria, source="revised", model=_model_name(run),
                           note=f"{w.restored} physician-set criteria restored after the LLM changed them"
                           if w.restored else None)
     meta = {**rec.meta, "feedback": {**(rec.meta.get("feedback") or {}), str(nxt): fb_meta}}
@@ -528,67 +539,91 @@ def _signed_off(rec: RubricRecord) -> bool:
                                                              and rec.current.source == "feedback")
 
 
-def approve(cfg: dict[str, Any]) -> dict[str, Any]:
+def approve(run: RubricRun) -> dict[str, Any]:
     """Mark drafts approved — those the physicians signed off (:func:`_signed_off`), the cases in
     ``rubric.approve.ids``, or every draft with ``rubric.approve.all=true``; lint errors block unless
     ``rubric.approve.allow_lint_errors``. The benchmark is exported before anything is recorded, so
     an export that fails (a missing image) leaves the approvals as they were."""
+    a = run.s.approve
+    records, live = _records_and_current(run)
+    current = {x.id for x in live}
+    revoke = _known_ids(a.revoke, records, "rubric.approve.revoke")
+    records = _revoked(records, revoke)
+    wanted = None if a.ids is None else _known_ids(a.ids, records, "rubric.approve.ids")
+    out, tally = _approvals(records, run, current=current, wanted=wanted, revoke=revoke)
+    _log_not_approved(tally)
+    exported = export(run, records=[x for x in out if x.id in current])
+    counts = _refresh(out, run)
+    log.info("rubric approve: %d approved now, %d blocked by lint errors, %d not signed off; %d approved in all",
+             tally.approved, len(tally.blocked), tally.unreviewed, counts["approved"])
+    stats = {**counts, "approved_now": tally.approved, "blocked": len(tally.blocked),
+             "not_signed_off": tally.unreviewed, **exported}
+    _manifest(run, "approve", stats)
+    return stats
+
+
+def _known_ids(value: Any, records: Sequence[RubricRecord], setting: str) -> set[str]:
+    """The case ids of ``setting``; an id without a rubric is an error."""
+    ids = _ids(value)
+    unknown = sorted(ids - {x.id for x in records})
+    if unknown:
+        raise RubricFailed(f"{setting}: {len(unknown)} id(s) have no rubric, e.g. {unknown[0]!r}")
+    return ids
+
+
+def _revoked(records: list[RubricRecord], revoke: set[str]) -> list[RubricRecord]:
+    """The records with the approval of the cases in ``revoke`` taken back (drafts again)."""
+    if not revoke:
+        return records
+    log.info("rubric approve: approval revoked for %d case(s); they are drafts again", len(revoke))
+    return [x.model_copy(update={"status": "draft", "meta": {k: v for k, v in x.meta.items() if k != "approved_round"}})
+            if x.id in revoke and x.status == APPROVED else x for x in records]
+
+
+@dataclass
+class _Tally:
+    """What ``approve`` did: approved now, blocked by lint errors (id, rules), drafts not signed off."""
+
+    approved: int = 0
+    blocked: list[tuple[str, list[str]]] = field(default_factory=list)
+    unreviewed: int = 0
+
+
+def _approvals(records: list[RubricRecord], run: RubricRun, *, current: set[str], wanted: set[str] | None,
+               revoke: set[str]) -> tuple[list[RubricRecord], _Tally]:
+    """Every record, approved where asked for, signed off and (unless allowed) free of lint errors."""
     from medrealmm.rubric.lint import lint_rubric
 
-    r = _rubric_cfg(cfg)
-    a = dict(r.get("approve") or {})
-    records, live = _records_and_current(cfg)
-    current = {x.id for x in live}
-    revoke = _ids(a.get("revoke"))
-    if revoke:
-        unknown = sorted(revoke - {x.id for x in records})
-        if unknown:
-            raise RubricFailed(f"rubric.approve.revoke: {len(unknown)} id(s) have no rubric, e.g. {unknown[0]!r}")
-        records = [x.model_copy(update={"status": "draft", "meta": {k: v for k, v in x.meta.items()
-                                                                    if k != "approved_round"}})
-                   if x.id in revoke and x.status == APPROVED else x for x in records]
-        log.info("rubric approve: approval revoked for %d case(s); they are drafts again", len(revoke))
-    ids = a.get("ids")
-    wanted = None if ids is None else _ids(ids)
-    if wanted is not None:
-        missing = sorted(wanted - {x.id for x in records})
-        if missing:
-            raise RubricFailed(f"rubric.approve.ids: {len(missing)} id(s) have no rubric, e.g. {missing[0]!r}")
-    take_all = bool(a.get("all", False))
-    conf = _lint_config(cfg)
-    allow = bool(a.get("allow_lint_errors", False))
-    out, approved, blocked, unreviewed = [], 0, [], 0
+    a, conf, tally = run.s.approve, run.lint_config(), _Tally()
+    out = []
     for rec in records:
         if rec.status != "draft" or rec.id not in current or (wanted is not None and rec.id not in wanted) \
                 or rec.id in revoke:
             out.append(rec)
             continue
-        if wanted is None and not take_all and not _signed_off(rec):
-            unreviewed += 1
+        if wanted is None and not a.all and not _signed_off(rec):
+            tally.unreviewed += 1
             out.append(rec)
             continue
         errors = [f for f in lint_rubric(rec.criteria, case_id=rec.id, y_orig=rec.instance.y_orig, config=conf)
                   if f.severity == "error"]
-        if errors and not allow:
-            blocked.append((rec.id, sorted({f.rule for f in errors})))
+        if errors and not a.allow_lint_errors:
+            tally.blocked.append((rec.id, sorted({f.rule for f in errors})))
             out.append(rec)
             continue
-        approved += 1
+        tally.approved += 1
         out.append(rec.model_copy(update={"status": APPROVED, "meta": {**rec.meta, "approved_round": rec.round}}))
-    for cid, rules in blocked[:10]:
+    return out, tally
+
+
+def _log_not_approved(tally: _Tally) -> None:
+    for cid, rules in tally.blocked[:10]:
         log.warning("case %s not approved: lint errors %s (fix them in a feedback round, or "
                     "rubric.approve.allow_lint_errors=true)", cid, ", ".join(rules))
-    if unreviewed:
+    if tally.unreviewed:
         log.warning("%d draft(s) not approved: their current round was not signed off (an `accept` row on the "
                     "round's sheet, then `rubric revise`), or name them in rubric.approve.ids, or "
-                    "rubric.approve.all=true", unreviewed)
-    exported = export(cfg, records=[x for x in out if x.id in current])
-    counts = _refresh(out, cfg)
-    log.info("rubric approve: %d approved now, %d blocked by lint errors, %d not signed off; %d approved in all",
-             approved, len(blocked), unreviewed, counts["approved"])
-    stats = {**counts, "approved_now": approved, "blocked": len(blocked), "not_signed_off": unreviewed, **exported}
-    _manifest(cfg, "approve", stats)
-    return stats
+                    "rubric.approve.all=true", tally.unreviewed)
 
 
 def _ids(value: Any) -> set[str]:
@@ -597,15 +632,15 @@ def _ids(value: Any) -> set[str]:
     return {str(value)} if isinstance(value, (str, int)) else {str(i) for i in value}
 
 
-def _records_and_current(cfg: dict[str, Any]) -> tuple[list[RubricRecord], list[RubricRecord]]:
+def _records_and_current(run: RubricRun) -> tuple[list[RubricRecord], list[RubricRecord]]:
     """All records (a clear error when there are none), and those whose instance is still in
     ``rubric.input`` as it was — records of instances gone or changed since (e.g. rejected in the
     mccp validation after generation) are left out of the second list, with a warning."""
-    records = read_records(_out_dir(cfg))
+    records = read_records(run.out_dir)
     if not records:
-        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` (or `import`) first, "
+        raise RubricFailed(f"no rubrics in {run.out_dir}: run `medrealmm rubric generate` (or `import`) first, "
                            "with the same data.name or rubric.out_dir")
-    src = _rubric_cfg(cfg).get("input")
+    src = run.s.input
     if not src:
         return records, records
     current = {i.id: i for i in read_instances(src)}
@@ -620,27 +655,24 @@ def _records_and_current(cfg: dict[str, Any]) -> tuple[list[RubricRecord], list[
     return records, [x for x in records if x.id not in stale]
 
 
-def _current_records(cfg: dict[str, Any]) -> list[RubricRecord]:
-    return _records_and_current(cfg)[1]
+def _current_records(run: RubricRun) -> list[RubricRecord]:
+    return _records_and_current(run)[1]
 
 
-def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None) -> dict[str, Any]:
+def export(run: RubricRun, *, records: Sequence[RubricRecord] | None = None) -> dict[str, Any]:
     """The benchmark: ``<out_dir>/benchmark/cases.jsonl`` + images, ready for ``data=jsonl``. Each case
     carries ``meta.rubric`` (status, round, hash) — the evaluation core refuses non-approved ones
     unless ``data.require_approved_rubric=false``."""
-    from medrealmm.mccp.instances import to_case
+    from medrealmm.mccp import to_case
     from medrealmm.schema import rubric_hash
 
-    r = _rubric_cfg(cfg)
-    which = str((r.get("export") or {}).get("status", "approved"))
-    if which not in ("approved", "any"):
-        raise RubricFailed(f"rubric.export.status must be 'approved' or 'any', not {which!r}")
-    records = list(records) if records is not None else _current_records(cfg)
+    which = run.s.export.status
+    records = list(records) if records is not None else _current_records(run)
     chosen = [x for x in records if x.current is not None and x.status != "failed"
               and (which == "any" or x.status == APPROVED)]
-    out = _out_dir(cfg) / BENCHMARK
+    out = run.out_dir / BENCHMARK
     out.mkdir(parents=True, exist_ok=True)
-    root = _root(cfg)
+    root = _root(run)
     missing = [(rec.id, im.path) for rec in chosen for t in rec.instance.turns for im in t.images
                if not (root / im.path).is_file()]
     if missing:
@@ -667,24 +699,24 @@ def export(cfg: dict[str, Any], *, records: Sequence[RubricRecord] | None = None
     return {"exported": len(lines), "export_status": which}
 
 
-def sheets(cfg: dict[str, Any]) -> dict[str, Any]:
+def sheets(run: RubricRun) -> dict[str, Any]:
     """Review sheets for every draft that is on no sheet of its current round yet."""
-    records = _current_records(cfg)
+    records = _current_records(run)
     rounds = sorted({x.round for x in records if x.status == "draft"})
-    findings = _findings(records, cfg)
-    n = sum(len(_sheets(records, cfg, findings, rnd, None)) for rnd in rounds)
+    findings = _findings(records, run)
+    n = sum(len(_sheets(records, run, findings, rnd, None)) for rnd in rounds)
     return {"sheets": n, "rounds": rounds}
 
 
-def lint(cfg: dict[str, Any]) -> dict[str, Any]:
+def lint(run: RubricRun) -> dict[str, Any]:
     """The rubric lint over any dataset (``data=...``): findings.csv under ``rubric.out_dir/lint``."""
-    from medrealmm.data.loader import load_dataset
+    from medrealmm.data import load_dataset
     from medrealmm.rubric.lint import lint_cases
 
-    data = {**dict(cfg["data"]), "require_approved_rubric": False, "check_images": False}
+    data = {**dict(run.cfg["data"]), "require_approved_rubric": False, "check_images": False}
     ds = load_dataset(data)
-    table = lint_cases(ds.cases, config=_lint_config(cfg))
-    out = _out_dir(cfg) / "lint"
+    table = lint_cases(ds.cases, config=run.lint_config())
+    out = run.out_dir / "lint"
     out.mkdir(parents=True, exist_ok=True)
     write_csv(table, out / "findings.csv")
     write_parquet(out / "findings.parquet", table)
@@ -697,18 +729,18 @@ def lint(cfg: dict[str, Any]) -> dict[str, Any]:
     return {"cases": len(ds.cases), "findings": table.height, "errors": n_err}
 
 
-def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
+def import_rubrics(run: RubricRun) -> dict[str, Any]:
     """R(0) from the rubrics of an existing dataset (``data=...``: the published benchmark, HealthBench,
     your own cases), source ``imported``, so local physicians can review and refine them. Writes the
     instances (the cases without their rubrics) to ``rubric.out_dir/instances.jsonl`` and their
     images (copied, or written from embedded bytes) under the same folder."""
-    from medrealmm.data.loader import load_dataset
-    from medrealmm.mccp.instances import Instance, write_instances
+    from medrealmm.data import load_dataset
+    from medrealmm.mccp import Instance, write_instances
 
-    out = _out_dir(cfg)
+    out = run.out_dir
     if read_records(out):
         raise RubricFailed(f"{out} already holds rubrics: import into another rubric.out_dir")
-    ds = load_dataset({**dict(cfg["data"]), "require_approved_rubric": False})
+    ds = load_dataset({**dict(run.cfg["data"]), "require_approved_rubric": False})
     records, instances = [], []
     for case in ds.cases:
         for t in case.turns:                # the images travel with the rubrics: out_dir is self-contained
@@ -729,25 +761,25 @@ def import_rubrics(cfg: dict[str, Any]) -> dict[str, Any]:
         records.append(RubricRecord(id=case.id, instance=inst, versions=(
             RubricVersion(round=0, criteria=case.rubric, source="imported", note=f"from {ds.source}"),)))
     write_instances(instances, out / "instances.jsonl")
-    r = dict(cfg.get("rubric") or {})
-    r.update(input=str(out / "instances.jsonl"), image_root=str(out))
-    cfg = {**cfg, "rubric": r}
-    counts = _refresh(records, cfg, sheet_rounds=(0,))
+    run = run.with_input(out / "instances.jsonl", out)
+    counts = _refresh(records, run, sheet_rounds=(0,))
     log.info("rubric import: %d case(s) from %s (%d rejected) -> %s; next: medrealmm rubric revise "
              "rubric.out_dir=%s rubric.input=%s rubric.feedback=...", len(records), ds.source, len(ds.errors),
-             out, out.resolve(), Path(r["input"]).resolve())
+             out, out.resolve(), (out / "instances.jsonl").resolve())
     return {**counts, "rejected_cases": len(ds.errors)}
 
 
-def report(cfg: dict[str, Any]) -> dict[str, Any]:
-    records = read_records(_out_dir(cfg))
+def report(run: RubricRun) -> dict[str, Any]:
+    records = read_records(run.out_dir)
     if not records:
-        raise RubricFailed(f"no rubrics in {_out_dir(cfg)}: run `medrealmm rubric generate` (or `import`) first")
-    return _refresh(records, cfg)
+        raise RubricFailed(f"no rubrics in {run.out_dir}: run `medrealmm rubric generate` (or `import`) first")
+    return _refresh(records, run)
 
 
 def run_rubric(action: str, cfg: dict[str, Any]) -> dict[str, Any]:
+    """``medrealmm rubric <action>``: the ``rubric`` group is read and checked here, once."""
     if action not in ACTIONS:
         raise RubricFailed(f"unknown rubric action {action!r}: one of {', '.join(ACTIONS)}")
-    return {"generate": generate, "import": import_rubrics, "revise": revise, "approve": approve, "export": export, "sheets": sheets,
-            "lint": lint, "report": report}[action](cfg)
+    run = RubricRun.of(cfg)
+    return {"generate": generate, "import": import_rubrics, "revise": revise, "approve": approve, "export": export,
+            "sheets": sheets, "lint": lint, "report": report}[action](run)

@@ -26,15 +26,17 @@ from medrealmm.inference.base import Backend, Sampling
 from medrealmm.inference.prompts import data_url, transcript
 from medrealmm.inference.reasoning import split_reasoning
 from medrealmm.common.llm_json import json_values
-from medrealmm.mccp.instances import Instance
+from medrealmm.mccp import Instance
+from medrealmm.rubric import settings as rubric_settings
+from medrealmm.rubric.lint import LintConfig
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.schema import Criterion, ImageRef, stable_hash
 
 log = logging.getLogger(__name__)
 
 Mode = Literal["multimodal", "text"]
 IMAGE_MARKER = "[患者上传的图片，当前无法显示]"
-DEFAULT_TAGS: tuple[str, ...] = ("axis:accuracy", "axis:completeness", "axis:communication",
-                                 "axis:context_awareness", "axis:safety", "modality:image")
+DEFAULT_TAGS: tuple[str, ...] = tuple(rubric_settings.DEFAULT_TAGS)
 
 _RULES = (
     "要求：\n"
@@ -79,22 +81,16 @@ class Bounds:
     max_weight: int = 10
 
     @classmethod
+    def of(cls, lint: LintConfig) -> Bounds:
+        """The lint's bounds (``None`` on a side, unbounded: 0 below, 99 above)."""
+        n, p, g = lint.n_criteria, lint.n_positive, lint.n_negative
+        return cls(n[0] or 0, n[1] or 99, p[0] or 0, p[1] or 99, g[0] or 0, g[1] or 99,
+                   max(abs(lint.weight_min), abs(lint.weight_max)))
+
+    @classmethod
     def from_config(cls, cfg: dict[str, Any] | None) -> Bounds:
-        c = dict(cfg or {})
-
-        def pair(key: str, lo: int, hi: int) -> tuple[int | None, int | None]:
-            """``[lo, hi]`` from config; ``None`` on a side means unbounded (as in the lint)."""
-            v = c.get(key)
-            if not v:
-                return lo, hi
-            return (None if v[0] is None else int(v[0])), (None if v[1] is None else int(v[1]))
-
-        n = pair("n_criteria", 3, 19)
-        p = pair("n_positive", 2, 17)
-        g = pair("n_negative", 0, 7)
-        w = dict(c.get("weight") or {})
-        lo, hi = int(w.get("min", -10)), int(w.get("max", 10))
-        return cls(n[0] or 0, n[1] or 99, p[0] or 0, p[1] or 99, g[0] or 0, g[1] or 99, max(abs(lo), abs(hi)))
+        """From a ``rubric.lint`` mapping (missing keys: the lint's defaults)."""
+        return cls.of(LintConfig.from_config(cfg))
 
 
 def criteria_schema(bounds: Bounds = Bounds(), *, with_ids: bool = False, tags: Sequence[str] = DEFAULT_TAGS,
@@ -267,19 +263,24 @@ class Written:
 
 
 class RubricWriter:
-    """Generates and revises rubrics through one backend; ``image_bytes(ref)`` reads an instance's image."""
+    """Generates and revises rubrics through one backend; ``image_bytes(ref)`` reads an instance's image.
 
-    def __init__(self, backend: Backend, *, image_bytes: Callable[[ImageRef], bytes] | None = None,
-                 mode: Mode = "multimodal", bounds: Bounds = Bounds(), sampling: Sampling | None = None,
-                 max_retries: int = 2, retry_temperature: float = 0.7, chunk_size: int = 32,
-                 structured: bool = True, chat_template_kwargs: dict[str, Any] | None = None, seed: int = 0,
-                 tags: Sequence[str] = DEFAULT_TAGS):
+    ``settings``: the ``rubric`` group (sampling, retries, batching, structured outputs, tags, the lint's
+    bounds); ``mode`` (default: ``settings.mode``, else multimodal), ``seed`` and ``chat_template_kwargs``
+    come from the model and run groups."""
+
+    def __init__(self, backend: Backend, settings: RubricSettings | None = None, *,
+                 image_bytes: Callable[[ImageRef], bytes] | None = None, mode: Mode | None = None,
+                 chat_template_kwargs: dict[str, Any] | None = None, seed: int = 0):
+        s = settings if settings is not None else RubricSettings()
+        mode = mode or s.mode or "multimodal"
         if mode == "multimodal" and image_bytes is None:
             raise ValueError("multimodal mode needs image_bytes to read the images")
-        self.backend, self.image_bytes, self.mode, self.bounds = backend, image_bytes, mode, bounds
-        self.sampling = sampling or Sampling(temperature=0.0, max_tokens=2048, seed=seed)
-        self.max_retries, self.retry_temperature, self.chunk_size = max_retries, retry_temperature, chunk_size
-        self.structured, self.seed, self.tags = structured, seed, tuple(tags)
+        self.backend, self.image_bytes, self.mode = backend, image_bytes, mode
+        self.bounds = Bounds.of(LintConfig.from_config(s.lint.model_dump()))
+        self.sampling = Sampling.from_config(s.sampling, seed=seed)
+        self.max_retries, self.retry_temperature, self.chunk_size = s.max_retries, s.retry_temperature, s.chunk_size
+        self.structured, self.seed, self.tags = s.structured, seed, tuple(s.tags or DEFAULT_TAGS)
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
         self.stats: Counter[str] = Counter()
 
