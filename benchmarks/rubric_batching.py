@@ -18,8 +18,8 @@ import tempfile
 import time
 
 from medrealmm.data.loader import sample_dir
-from medrealmm.inference.base import Sampling
 from medrealmm.mccp.instances import Instance
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.writer import RubricWriter
 
 
@@ -52,8 +52,9 @@ def main() -> None:
     root = sample_dir()
 
     def writer(chunk: int) -> RubricWriter:
-        return RubricWriter(backend, image_bytes=lambda ref: (root / ref.path).read_bytes(), chunk_size=chunk,
-                            max_retries=0, sampling=Sampling(temperature=0.0, max_tokens=args.max_tokens, seed=0))
+        settings = RubricSettings(chunk_size=chunk, max_retries=0,
+                                  sampling={"temperature": 0.0, "max_tokens": args.max_tokens})
+        return RubricWriter(backend, settings, image_bytes=lambda ref: (root / ref.path).read_bytes(), seed=0)
 
     try:
         writer(len(items)).generate(items[:2])                 # warm-up: compile, caches
