@@ -296,7 +296,7 @@ _ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室]|小区|�
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
 _BUILDING_PART = r"(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座|单元|层|楼|室|号|户)"
 _HOUSE_NUMBER = re.compile(r"\s*(?:[东西南北中]段|" + _ZH_NUM + r"段)?\s*(?:\d+(?:-\d+)?|" + _ZH_NUM
-                           + r"+)\s*(?:号院|号|弄)(?:\s*" + _BUILDING_PART + r")*(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
+                           + r"+)\s*(?:号院|号楼|号|弄)(?:\s*" + _BUILDING_PART + r")*(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _BUILDING_AFTER = re.compile(r"(?:\s*" + _BUILDING_PART + r")+(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _VILLAGE_GROUP = re.compile(r"\s*(?:\d+|" + _ZH_NUM + r"+)\s*(?:组|队|号)")
 _BUILDING = re.compile(r"(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
@@ -479,6 +479,8 @@ def _hospitals(t: str, out: list[_Found]) -> None:
     for m in _HOSP_SUFFIX.finditer(t):
         s, e = m.span()
         start = _left_boundary(t, s, max(0, s - 20))
+        if t[s - 1:s] in ("村", "镇", "乡") and s - start <= 3:   # 前郭村卫生室, 五里铺村卫生室: the village's name
+            start = _place_prefix(t, start, max(0, s - 6))
         if any(_generic_hospital(t[k:s]) for k in range(max(0, start - 2), start + 1)):
             continue  # 上级医院 is cut to 级医院 by the stop word 上: look a character or two further
         out.append(_Found(start, e, "HOSPITAL"))
@@ -518,14 +520,19 @@ def _addresses(t: str, out: list[_Found]) -> None:
         while raw_start < s and t[raw_start] in _HARD_STOP:
             raw_start += 1
         adjacent = bool(units) and j == prev_end
-        if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]):
-            adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address
+        if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]) and not (
+                level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s])):
+            adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address (邵东市 + 回龙乡 is)
         if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
             raw, j = j, _left_boundary(t, s, j)
             if level in (_ROAD, _DIST):
                 k = max(raw, s - (1 if level == _ROAD else 2))
                 if k < j and not any(c in _HARD_STOP for c in t[k:j]):
                     j = k
+            if level in (_VILL, _TOWN):
+                j = _place_prefix(t, j, raw)
+                if units and j == prev_end:
+                    adjacent = True                   # 长岭乡 + 七里营村: the village after its township
         if level == _COMP and s - j < 2 and s - raw_start >= 2 and t[s - 1] in _COMPOUND_TAIL:
             j = max(raw_start, s - 3)                 # 幸福里小区: 里 ends a compound's name, not a clause
             while j < s - 2 and t[j] in _HARD_STOP:
@@ -551,7 +558,23 @@ def _addresses(t: str, out: list[_Found]) -> None:
                 j = _left_boundary(t, s, max(0, s - 12))
                 if s - j >= 2:
                     s = j
+            elif s > 0 and _cjk(t[s - 1]):
+                s = _compound_name(t, s)              # 名门世家28栋5单元, 供电局宿舍14幢6单元: the compound
             out.append(_Found(s, e, "ADDRESS"))
+
+
+# characters that open village and town names (前郭村, 后刘村, 七里营村, 上岗村, 东关镇) and that the stop
+# list reads as words (前, 后, 里, 上, 下 …): taken back into the name when the cut left one or two characters
+_PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二三四五六七八九十里")
+
+
+def _place_prefix(t: str, j: int, lo: int) -> int:
+    """Start of a village or town name cut at ``j``: back over place-prefix characters (at most to ``lo``,
+    at most two, never over a hard stop), when fewer than three characters were left before the suffix."""
+    k = j
+    while k > lo and j - k < 2 and t[k - 1] in _PLACE_PREFIX_CHARS and t[k - 1] not in _HARD_STOP:
+        k -= 1
+    return k
 
 
 def _known_division(name: str) -> bool:
@@ -566,6 +589,24 @@ def _known_division(name: str) -> bool:
         return False
 
 
+_COMPOUND_CUE = re.compile(r"(?:地址|住址|寄到|寄至|送到|住在|家在|家住|搬到|住|在)[:：\s]*$")
+
+
+def _compound_name(t: str, s: int) -> int:
+    """Start of a compound's name written without 小区/花园 before its building parts (名门世家28栋,
+    供电局宿舍14幢): back over Chinese characters to a hard stop, punctuation or an address cue,
+    2 to 8 characters; ``s`` itself when there is no such name."""
+    k = s
+    while k > max(0, s - 8) and _cjk(t[k - 1]) and t[k - 1] not in _HARD_STOP:
+        k -= 1
+    while k < s and (m := _COMPOUND_CUE.search(t, k, s)) is not None and m.end() < s:
+        k = m.end()
+    return k if s - k >= 2 and _proper(t[k:s]) else s
+
+
+_ROAD_COMPOUND = re.compile(r"[\u4e00-\u9fff]{2,8}?(?=(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座))")
+
+
 def _extend_unit(t: str, u: _Unit) -> int:
     """Take the house number after a road, the building parts after a compound, the group after a
     village; a unit that gets them is strong evidence of an address."""
@@ -573,6 +614,11 @@ def _extend_unit(t: str, u: _Unit) -> int:
         m = _HOUSE_NUMBER.match(t, u.end)
         if m and m.end() > u.end:
             u.end, u.strong = m.end(), True
+        c = _ROAD_COMPOUND.match(t, u.end)            # 东风路 + 春天里G座, 316号 + 春天里15号楼3单元
+        if c and not any(ch in _HARD_STOP for ch in c.group()):
+            b = _BUILDING_AFTER.match(t, c.end())
+            if b and re.search(r"栋|幢|座|号楼", b.group()):
+                u.end, u.strong = b.end(), True
     elif u.level == _COMP:
         m = _BUILDING_AFTER.match(t, u.end)
         if m and m.end() > u.end and re.search(r"栋|幢|单元|室|号楼|座|户", m.group()):
