@@ -27,14 +27,20 @@ kinship words, names and nicknames, a home address down to village + group or st
 building / unit / room (a place hierarchy written by hand for eight provinces, with plausible invented towns
 and villages), a workplace town, the hospitals visited (a county hospital, a city hospital, a provincial or
 national one, a clinic; each with full and short forms), the doctors' and nurses' names, visit dates,
-record and order numbers -- and renders parts of it through one of about fifty scenarios in patient,
-relative and doctor voices: names without any cue (opening a list, before an ID number, addressed in a
-reply, as a companion), names with titles, addresses glued to other words, towns and villages, a city alone,
-hospitals in full / short / abbreviated forms, dates in many written forms, landlines without separators,
-URLs with numbers, record-number cues.  Clinical-only messages carry keep spans and hard negatives: brand
+record and order numbers -- and renders parts of it through one of 53 identifier scenarios in patient,
+relative and doctor voices: names without any cue (opening a list, in a list of names, before an ID number,
+after a phone number, addressed in a reply, as a companion, signing off), names with titles (医生, 主任,
+副主任, 护士长, 女士, 阿姨, 家属 ...), parents addressed by the child's name ("朵朵妈妈"), @mentions, addresses
+glued to other words, towns and villages, a city alone, hospitals in full / short / abbreviated forms and
+glued to a department, dates in many written forms and from-to pairs, landlines without separators, 400 /
+800 lines, URLs with numbers, record-number cues; a third get an afterthought (another hospital, a phone, a
+record number, thanks to a doctor).  Twelve clinical-only scenarios carry no identifier.  Styles: 6 % of the
+messages use full-width digits throughout, 8 % ASCII punctuation (both one-to-one, so offsets hold), some
+line breaks and emoji.  Clinical-only messages carry keep spans and hard negatives: brand
 medicines (云南白药, 马应龙, 同仁堂 ...), place-named diseases and foods (兰州拉面, 香港脚 ...), words that
 begin with a surname character (高血压, 黄疸, 陈皮 ...), everyday words that are also names (高峰期, 夏天),
-generic hospitals (当地医院, 市人民医院, 县医院), a province alone, emergency numbers (120, 110).
+generic hospitals (当地医院, 市人民医院, 县医院), a province alone, emergency and public numbers (120, 110, 999,
+the 12320 health hotline).
 ``generate_annotated`` also returns the hard-negative positions so that tests can check them.
 
 Annotation conventions (consult_b's, restated; decisions where it is silent are marked "decided"):
@@ -78,7 +84,7 @@ import json
 import random
 import sys
 
-CORPUS_SHA256 = "a7455f9a3a3da2df28047c89b79e3b579e4488ffd2d4ee15eebacddf927667c3"
+CORPUS_SHA256 = "ea90b5e090dee41c4886b942ec877f4cf8fa240bf088b0ed034f0689ae185cb7"
 
 CATEGORIES = ("NAME", "PHONE", "ID", "EMAIL", "URL", "ADDRESS", "HOSPITAL", "DATE", "MRN", "ORDER_ID")
 
@@ -264,7 +270,7 @@ _NEG_NAMEWORD_SENT = (("早上是", "血压高峰期", "，"), ("一到", "夏�
 _NEG_HOSP = ("当地医院", "大医院", "三甲医院", "社区医院", "市人民医院", "县人民医院", "县医院", "乡卫生院", "专科医院",
              "私立医院", "附近的诊所", "县城的医院")
 _NEG_PROV = ("我是河南的", "老家四川", "我们广东这边", "浙江人", "山东老家", "湖南那边", "在新疆打工", "黑龙江冬天冷")
-_NEG_EMERG = ("打120", "叫了120", "报110", "120急救车", "拨打120")
+_NEG_EMERG = ("打120", "叫了120", "报110", "120急救车", "拨打120", "999急救")
 
 
 # ----------------------------------------------------------------------------------------------- helpers
@@ -1144,6 +1150,27 @@ def s_landline_plain(r, m, p):
           (_hosp(r, p.hosp_city), "HOSPITAL"), r.choice(("还有别的电话吗", "怎么挂号")))
 
 
+def s_name_list(r, m, p):
+    (k1, n1, _, _), (k2, n2, _, _) = p.rels[0], p.rels[1]
+    sep = r.choice(("、", "和", "，", " "))
+    m.add(N(p.name), sep, N(n1))
+    if r.random() < 0.5:
+        m.add(sep if sep != "和" else "、", N(n2))
+    m.add(r.choice(("都", "三个人都", "一家人都")), r.choice(("查出幽门螺杆菌", "血脂高", "乙肝表面抗原阳性")), "，",
+          r.choice(("要一起治吗", "碗筷要分开吗")), "，", _lab(r))
+
+
+def s_phone_name(r, m, p):
+    kin, name, nick, ph = _rel(r, p)
+    c = r.random()
+    if c < 0.5:
+        m.add((_fmt_mobile(r, ph), "PHONE"), r.choice((" ", "，", "  ")), N(name), r.choice(("，下午都在", "，打这个", "")))
+    else:
+        m.add("有事联系", N(nick if r.random() < 0.4 else name), r.choice(("：", " ", "，")), (_fmt_mobile(r, ph), "PHONE"))
+    if r.random() < 0.4:
+        m.add("，别打", G("12320"), "，那个问不到")
+
+
 def s_contact(r, m, p):
     items = [("微信", p.wx, "URL"), ("QQ", p.qq, "URL"), ("邮箱", p.email, "EMAIL"), ("手机", _fmt_mobile(r, p.phone), "PHONE"),
              ("座机", p.landline, "PHONE")]
@@ -1169,7 +1196,7 @@ def s_email(r, m, p):
         m.role = "doctor"
 
 
-_ID_SCEN = (s_delivery, s_glued_addr, s_name_id_phone, s_id_line, s_address_room, s_mrn, s_order, s_village,
+_ID_SCEN = (s_name_list, s_phone_name, s_delivery, s_glued_addr, s_name_id_phone, s_id_line, s_address_room, s_mrn, s_order, s_village,
             s_history, s_form, s_other_id, s_self_intro, s_polite_title, s_child_parent, s_at, s_signoff_patient, s_date_range, s_short_ym,
             s_town_glued, s_hosp_dept_glued, s_mixed_neg, s_landline_plain, s_contact, s_email, s_wechat, s_list_open, s_family, s_kin_named, s_nick, s_reply_addr, s_companion, s_id_line, s_name_id_phone,
             s_delivery, s_glued_addr, s_village, s_city_alone, s_hosp_full, s_hosp_short, s_clinic, s_doctor_title,
