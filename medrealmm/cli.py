@@ -107,14 +107,15 @@ def _doctor(command: str, cfg: dict[str, Any]) -> int | None:
 
 def _plan(command: str, cfg: dict[str, Any]) -> None:
     from medrealmm.config_groups import check_config
+    from medrealmm.config_schema import ClusterSettings
     from medrealmm.plan import check, plan_run, render, render_workload, workload
 
-    check_config(cfg, ("model", "judge", "backend", "judge_backend", "run"))
+    check_config(cfg, ("model", "judge", "backend", "judge_backend", "run", "cluster"))
+    cluster = ClusterSettings.of(cfg.get("cluster"), "cluster")
     plans = plan_run(cfg)
-    fmt = str((cfg.get("cluster") or {}).get("format", "text"))
-    print(render(plans, fmt))
+    print(render(plans, cluster.format))
     check(plans)
-    if fmt == "text" and (cfg.get("cluster") or {}).get("workload", True):
+    if cluster.format == "text" and cluster.workload:
         print(render_workload(workload(cfg), plans, cfg, _task_overrides()))
 
 

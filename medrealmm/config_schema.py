@@ -81,6 +81,42 @@ class Backend(_Group):
     batch_size: int | None = Field(default=None, ge=1)
 
 
+class LocalBackend(Backend):
+    """``backend.kind=vllm|transformers``: an engine in this process, on a device."""
+
+    kind: Literal["vllm", "transformers"]
+    device: Literal["auto", "cuda", "cpu"] = "auto"
+
+
+class VLLMBackend(LocalBackend):
+    """``backend.kind=vllm`` (``conf/backend/vllm.yaml``): engine-wide ``LLM(...)`` arguments, CPU settings."""
+
+    kind: Literal["vllm"] = "vllm"
+    structured_outputs_backend: str = "guidance"
+    log_level: str = "WARNING"
+    engine: dict[str, Any] | None = None
+    cpu: dict[str, Any] | None = None
+
+
+class OpenAIBackend(Backend):
+    """``backend.kind=openai`` (``conf/backend/openai.yaml``): an OpenAI-compatible server and how to ask it."""
+
+    kind: Literal["openai"] = "openai"
+    base_url: str = Field(min_length=1)
+    api_key: str | None = None
+    api_key_env: str | None = None
+    concurrency: int = Field(default=32, ge=1)
+    timeout_s: float = Field(default=600, gt=0)
+    max_retries: int = Field(default=5, ge=0)
+    backoff_s: float = Field(default=1.0, ge=0)
+    backoff_max_s: float = Field(default=30.0, ge=0)
+    retry_budget_s: float = Field(default=900.0, gt=0)
+    check_timeout_s: float = Field(default=10.0, gt=0)
+    check_model: bool = True
+    structured: Literal["response_format", "structured_outputs", "none"] = "response_format"
+    extra_body: dict[str, Any] | None = None
+
+
 class Reasoning(_Group):
     thinks: bool = False
     opened_by_template: bool | Literal["auto"] = "auto"
@@ -134,7 +170,7 @@ class ScoringSettings(Settings):
     ci: float = Field(default=0.95, gt=0, lt=1)
     histogram_bin: float = Field(default=0.05, gt=0, le=1)
     dims: list[str] = ["department", "intent", "stage", "n_images", "n_turns"]
-    edges: dict[str, list[int | float]] | None = {"n_images": [1, 2, 3, 4], "n_turns": [1, 5, 9, 13]}
+    edges: dict[str, list[int]] | None = {"n_images": [1, 2, 3, 4], "n_turns": [1, 5, 9, 13]}
 
 
 class RunSettings(Settings):

@@ -20,6 +20,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from medrealmm.config_schema import ClusterSettings, RunSettings
+
 __all__ = ["RolePlan", "plan_role", "plan_run", "PlanError", "Workload", "workload", "render_workload"]
 
 
@@ -42,7 +44,7 @@ class RolePlan:
         return self.weights_gib is None or self.weights_gib <= self.usable_gib
 
 
-def plan_role(role_name: str, role: dict[str, Any], backend: dict[str, Any], cluster: dict[str, Any]) -> RolePlan:
+def plan_role(role_name: str, role: dict[str, Any], backend: dict[str, Any], cluster: ClusterSettings) -> RolePlan:
     name = str(role.get("name"))
     if role.get("online"):
         return RolePlan(role_name, name, 0, 0, None, 0.0, "the physician's reply: no engine")
@@ -52,10 +54,10 @@ def plan_role(role_name: str, role: dict[str, Any], backend: dict[str, Any], clu
         return RolePlan(role_name, name, 0, 0, None, 0.0, "tiny test model: CPU")
     engine = role.get("engine") or {}
     tp, pp = int(engine.get("tensor_parallel_size") or 1), int(engine.get("pipeline_parallel_size") or 1)
-    per_node = int(cluster.get("gpus_per_node", 8))
+    per_node = cluster.gpus_per_node
     gpus = tp * pp
     nodes = max(1, math.ceil(gpus / per_node))
-    usable = gpus * float(cluster.get("gpu_mem_gib", 80)) * float(cluster.get("gpu_memory_utilization", 0.9))
+    usable = gpus * cluster.gpu_mem_gib * cluster.gpu_memory_utilization
     params = role.get("params_b")
     if params is None:
         return RolePlan(role_name, name, gpus, nodes, None, usable,
@@ -63,8 +65,8 @@ def plan_role(role_name: str, role: dict[str, Any], backend: dict[str, Any], clu
     bytes_per = float(role.get("weight_bytes") or _dtype_bytes(engine.get("dtype")))
     weights = float(params) * 1e9 * bytes_per / 2**30
     note = (f"tp {tp} x pp {pp} = {gpus} GPU(s) on {nodes} node(s); weights {params:g}B params x {bytes_per:g} B "
-            f"= {weights:,.0f} GiB vs {gpus} x {float(cluster.get('gpu_mem_gib', 80)):g} GiB x "
-            f"{float(cluster.get('gpu_memory_utilization', 0.9)):g} = {usable:,.0f} GiB usable")
+            f"= {weights:,.0f} GiB vs {gpus} x {cluster.gpu_mem_gib:g} GiB x "
+            f"{cluster.gpu_memory_utilization:g} = {usable:,.0f} GiB usable")
     return RolePlan(role_name, name, gpus, nodes, weights, usable, note)
 
 
@@ -74,7 +76,7 @@ def _dtype_bytes(dtype: Any) -> float:
 
 
 def plan_run(cfg: dict[str, Any]) -> list[RolePlan]:
-    cluster = cfg.get("cluster") or {}
+    cluster = ClusterSettings.of(cfg.get("cluster"), "cluster")
     return [plan_role("model", cfg["model"], cfg["backend"], cluster),
             plan_role("judge", cfg["judge"], cfg["judge_backend"], cluster)]
 
@@ -151,7 +153,7 @@ def workload(cfg: dict[str, Any]) -> list[Workload]:
     ds = load_dataset(cfg["data"])
     model, judge, run = cfg["model"], cfg["judge"], cfg["run"]
     modes = ["text"] if model.get("modality") == "text" else [m for m in run["modes"]]
-    samples = int(run.get("samples", 1))
+    samples = RunSettings.of(run, "run").samples
     prompt, jprompt = run_prompt_config(cfg), run_judge_prompt_config(cfg)
     refs: dict[str, Any] = {}
 
@@ -197,20 +199,20 @@ def workload(cfg: dict[str, Any]) -> list[Workload]:
     return out
 
 
-def _hours(w: Workload, cluster: dict[str, Any]) -> float | None:
+def _hours(w: Workload, cluster: ClusterSettings) -> float | None:
     if w.prefill is None or not w.requests:
         return None
-    decode = w.decode_max * float(cluster.get("reply_share", 0.5))
-    return (w.prefill / float(cluster.get("prefill_tokens_per_s", 10000))
-            + decode / float(cluster.get("decode_tokens_per_s", 1500))) / 3600
+    decode = w.decode_max * cluster.reply_share
+    return (w.prefill / cluster.prefill_tokens_per_s + decode / cluster.decode_tokens_per_s) / 3600
 
 
 def render_workload(loads: list[Workload], plans: list[RolePlan], cfg: dict[str, Any], overrides: list[str]) -> str:
     """The workload table, the assumptions behind its estimates, a shard count and the submit command."""
-    cluster = cfg.get("cluster") or {}
+    cluster = ClusterSettings.of(cfg.get("cluster"), "cluster")
+    run = RunSettings.of(cfg["run"], "run")
     gpus = {p.role: max(1, p.gpus) for p in plans}
     lines = [f"workload: data {cfg['data'].get('name')}, modes {','.join(cfg['run']['modes'])}, "
-             f"samples {cfg['run'].get('samples', 1)}"]
+             f"samples {run.samples}"]
     wall = 0.0
     for w in loads:
         tok = ("tokens not counted" if w.prefill is None else
@@ -221,11 +223,11 @@ def render_workload(loads: list[Workload], plans: list[RolePlan], cfg: dict[str,
         lines.append(f"  {w.role:6} {w.name:22} {w.requests:,} requests; {tok}"
                      f"{' (estimate)' if w.prefill is not None and not w.exact else ''}; "
                      f"decode <= {w.decode_max:,}{est}" + (f"  [{w.note}]" if w.note else ""))
-    lines.append(f"  assumptions ({cluster.get('gpu_class', 'GPU')}, per GPU): prefill "
-                 f"{float(cluster.get('prefill_tokens_per_s', 10000)):,.0f} tokens/s, decode "
-                 f"{float(cluster.get('decode_tokens_per_s', 1500)):,.0f} tokens/s, replies use "
-                 f"{float(cluster.get('reply_share', 0.5)):.0%} of max_tokens (cluster.* to change)")
-    target = float(cluster.get("shard_hours", 4))
+    lines.append(f"  assumptions ({cluster.gpu_class}, per GPU): prefill "
+                 f"{cluster.prefill_tokens_per_s:,.0f} tokens/s, decode "
+                 f"{cluster.decode_tokens_per_s:,.0f} tokens/s, replies use "
+                 f"{cluster.reply_share:.0%} of max_tokens (cluster.* to change)")
+    target = cluster.shard_hours
     shards = max(1, math.ceil(wall / target)) if target > 0 else 1
     lines.append(f"  shards: {shards} (each task <= {target:g} h by this estimate; cluster.shard_hours)")
     cmd = " ".join(o for o in overrides if not o.startswith("cluster."))

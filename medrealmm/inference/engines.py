@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from medrealmm.config_schema import LocalBackend
+from medrealmm.config_schema import OpenAIBackend as OpenAIServer
 from medrealmm.inference.base import Backend
 from medrealmm.inference.model_files import cuda_available, resolve_local
 from medrealmm.schema import stable_hash
@@ -42,7 +44,7 @@ def effective_backend(backend: dict[str, Any]) -> dict[str, Any]:
     only on CPU (a CPU float32 reply is not a GPU bf16 reply)."""
     b = dict(backend)
     if b["kind"] in ("vllm", "transformers"):
-        if b.get("device", "auto") == "auto":
+        if LocalBackend.model_validate(b).device == "auto":
             b["device"] = "cuda" if cuda_available() else "cpu"
         if b["device"] != "cpu":
             b.pop("cpu", None)
@@ -118,16 +120,13 @@ def _openai(role: dict[str, Any], backend: dict[str, Any], *, cache_dir: str, se
     from medrealmm.inference.openai_backend import OpenAIBackend
 
     path = role.get("server_model") or role.get("path") or role["name"]  # the server holds the weights: its name
-    key = backend.get("api_key") or (os.environ.get(backend["api_key_env"]) if backend.get("api_key_env") else None)
-    return OpenAIBackend(role["name"], path, backend["base_url"], api_key=key,
-                         concurrency=backend.get("concurrency", 32), timeout_s=backend.get("timeout_s", 600),
-                         max_retries=backend.get("max_retries", 5), backoff_s=backend.get("backoff_s", 1.0),
-                         backoff_max_s=backend.get("backoff_max_s", 30.0),
-                         structured=backend.get("structured", "response_format"),
-                         extra_body=backend.get("extra_body"),
-                         retry_budget_s=backend.get("retry_budget_s", 900.0),
-                         check_timeout_s=backend.get("check_timeout_s", 10.0),
-                         check_model=backend.get("check_model", True))
+    s = OpenAIServer.model_validate(backend)
+    key = s.api_key or (os.environ.get(s.api_key_env) if s.api_key_env else None)
+    return OpenAIBackend(role["name"], path, s.base_url, api_key=key, concurrency=s.concurrency,
+                         timeout_s=s.timeout_s, max_retries=s.max_retries, backoff_s=s.backoff_s,
+                         backoff_max_s=s.backoff_max_s, structured=s.structured, extra_body=s.extra_body,
+                         retry_budget_s=s.retry_budget_s, check_timeout_s=s.check_timeout_s,
+                         check_model=s.check_model)
 
 
 #: Engine builders by ``backend.kind`` (conf/backend/). Each imports its engine only when called: building

@@ -153,6 +153,26 @@ class _Prepared:
         self.index, self.text, self.images, self.size = index, text, images, size
 
 
+def _device_and_dtype(device: str, dtype: str) -> tuple[str, str]:
+    """``auto`` resolved: CUDA when present, else CPU; bfloat16 on CUDA, float32 on CPU (bf16 on CPU is slow
+    or unsupported on many CPUs)."""
+    import torch
+
+    if device == "auto":
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    if dtype == "auto":
+        dtype = "bfloat16" if device.startswith("cuda") else "float32"
+    return device, dtype
+
+
+def _read_template(chat_template: str | None) -> str | None:
+    """A chat template given as a file path is read; a template string is kept as it is."""
+    if chat_template and "{" not in chat_template and Path(chat_template).expanduser().is_file():
+        # a path, not the template itself (a long template string is no file name: stat() would fail on it)
+        return Path(chat_template).expanduser().read_text()
+    return chat_template
+
+
 class TransformersBackend:
     """One transformers model (vision-language or text-only) answering batches of chats."""
 
@@ -162,51 +182,57 @@ class TransformersBackend:
                  min_pixels: int | None = None, chat_template: str | None = None, seed: int = 0):
         import torch
         import transformers
-        from transformers import GenerationConfig
 
         self.name, self.path = name, path
         self.batch_size = max(1, int(batch_size))
         self.max_pixels, self.min_pixels, self.seed = max_pixels, min_pixels, seed
         self.attn_implementation, self.trust_remote_code = attn_implementation, trust_remote_code
-        if device == "auto":
-            device = "cuda" if torch.cuda.is_available() else "cpu"
-        self.device = device
-        on_cuda = device.startswith("cuda")
-        if dtype == "auto":  # bf16 on CPU is slow or unsupported on many CPUs
-            dtype = "bfloat16" if on_cuda else "float32"
-        self.dtype = dtype
-        torch_dtype = getattr(torch, dtype)
-        if chat_template and "{" not in chat_template and Path(chat_template).expanduser().is_file():  # a path,
-            # not the template itself (a long template string is no file name: stat() would fail on it)
-            chat_template = Path(chat_template).expanduser().read_text()
-        self.chat_template = chat_template
-
+        self.device, self.dtype = _device_and_dtype(device, dtype)
+        self.chat_template = _read_template(chat_template)
         self.is_vision = has_image_processor(path, trust_remote_code)
-        load: dict[str, Any] = {"dtype": torch_dtype, "trust_remote_code": trust_remote_code}
-        if attn_implementation:
-            load["attn_implementation"] = attn_implementation
+        self._load_model()
+        self._keep_token_ids()
+        ip = getattr(self.processor, "image_processor", None)
+        # qwen_vl_utils resizes to multiples of patch_size * 2 (14 for Qwen2/2.5-VL, 16 for Qwen3-VL)
+        self.image_patch_size = int(getattr(ip, "patch_size", None) or 14)
+        self.versions = {"transformers_version": transformers.__version__,
+                         "torch_version": torch.__version__}
+
+    def _load_model(self) -> None:
+        """The processor (a vision-language model) or tokenizer, and the model, in eval mode on the device."""
+        import torch
+
+        path, trust = self.path, self.trust_remote_code
+        on_cuda = self.device.startswith("cuda")
+        load: dict[str, Any] = {"dtype": getattr(torch, self.dtype), "trust_remote_code": trust}
+        if self.attn_implementation:
+            load["attn_implementation"] = self.attn_implementation
         if on_cuda:  # "cuda" spreads a large model over all visible GPUs; "cuda:1" pins one
-            load["device_map"] = "auto" if device == "cuda" else device
-        log.info("loading %s (%s) with transformers on %s, %s, %s", name, path, device, dtype,
+            load["device_map"] = "auto" if self.device == "cuda" else self.device
+        log.info("loading %s (%s) with transformers on %s, %s, %s", self.name, path, self.device, self.dtype,
                  "vision-language" if self.is_vision else "text-only")
         if self.is_vision:
             from transformers import AutoModelForImageTextToText, AutoProcessor
 
-            self.processor = AutoProcessor.from_pretrained(path, trust_remote_code=trust_remote_code)
+            self.processor = AutoProcessor.from_pretrained(path, trust_remote_code=trust)
             self.tokenizer = self.processor.tokenizer
             self.model = AutoModelForImageTextToText.from_pretrained(path, **load)
         else:
             from transformers import AutoModelForCausalLM, AutoTokenizer
 
             self.processor = None
-            self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust_remote_code)
+            self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust)
             self.model = AutoModelForCausalLM.from_pretrained(path, **load)
         if not on_cuda:
-            self.model.to(device)  # type: ignore[arg-type]  # transformers' stub wraps .to oddly
+            self.model.to(self.device)  # type: ignore[arg-type]  # transformers' stub wraps .to oddly
         self.model.eval()
         self.tokenizer.padding_side = "left"  # decoder-only: new tokens must follow the prompt directly
 
-        # keep only the checkpoint's token ids; sampling comes from each request
+    def _keep_token_ids(self) -> None:
+        """Keep only the checkpoint's token ids (which tokens end or pad a sequence): sampling comes from
+        each request. The dropped sampling defaults are logged and kept for ``describe()``."""
+        from transformers import GenerationConfig
+
         original = self.model.generation_config.to_dict()
         ids = {k: original.get(k) for k in _TOKEN_ID_KEYS if original.get(k) is not None}
         ids.setdefault("eos_token_id", self.tokenizer.eos_token_id)
@@ -223,11 +249,6 @@ class TransformersBackend:
                      "presence_penalty", "max_new_tokens", "max_length") and v is not None}
         if self.dropped_generation_defaults:
             log.info("ignoring the checkpoint's generation defaults %s", self.dropped_generation_defaults)
-        ip = getattr(self.processor, "image_processor", None)
-        # qwen_vl_utils resizes to multiples of patch_size * 2 (14 for Qwen2/2.5-VL, 16 for Qwen3-VL)
-        self.image_patch_size = int(getattr(ip, "patch_size", None) or 14)
-        self.versions = {"transformers_version": transformers.__version__,
-                         "torch_version": torch.__version__}
 
     # ---------------------------------------------------------------- prompt building
 

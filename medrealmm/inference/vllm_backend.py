@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from medrealmm.config_schema import VLLMBackend as VLLMSettings
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
 from medrealmm.inference.model_files import cuda_available, fingerprint
 
@@ -128,11 +129,11 @@ class VLLMBackend:
                     start: bool = True) -> VLLMBackend:
         """The engine of a composed config's role (``model``/``judge``) on its backend group (``backend``/
         ``judge_backend``), the role's ``engine`` settings over the backend's; ``path`` is the model folder."""
-        engine = {**(backend.get("engine") or {}), **(role.get("engine") or {})}
-        return cls(role["name"], path, engine=engine, cpu=backend.get("cpu"), device=backend.get("device", "auto"),
-                   seed=seed, structured_outputs_backend=backend.get("structured_outputs_backend", "guidance"),
-                   chat_template=role.get("chat_template"), log_level=backend.get("log_level", "WARNING"),
-                   start=start)
+        b = VLLMSettings.model_validate(backend)
+        engine = {**(b.engine or {}), **(role.get("engine") or {})}
+        return cls(role["name"], path, engine=engine, cpu=b.cpu, device=b.device, seed=seed,
+                   structured_outputs_backend=b.structured_outputs_backend, chat_template=role.get("chat_template"),
+                   log_level=b.log_level, start=start)
 
     def engine_args(self) -> dict[str, Any]:
         """The keyword arguments ``start()`` passes to ``vllm.LLM`` (besides ``model=self.path``); a copy."""
