@@ -309,7 +309,7 @@ _GENERIC_PLACE = frozenset({"我们", "你们", "他们", "咱们", "这个", "�
                             "本地", "外地", "所在地", "家", "住的", "疫", "病", "山", "郊", "城", "市区", "牧", "灾"})
 
 _NAME_GATE = re.compile(r"我叫|我是|他是|她是|姓|名|患|病人|病患|家属|叫|签|联系人|就诊人|收件人|收货人|监护人|委托人|报告|"
-                        r"审核|检验|记录人|医生|大夫|医师|主任|教授|院长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|"
+                        r"审核|检验|记录人|医生|大夫|医师|主任|主治|教授|院长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|"
                         r"奶奶|爷爷|同学|师傅|您好|你好|本人|媳妇|老婆|老公|丈夫|妻子|爱人|爸|妈|父亲|母亲|儿子|女儿|孩子|"
                         r"弟弟|哥哥|姐姐|妹妹|外婆|外公|[,，(（]\s*[男女]")
 _STRONG_CUE = (r"患者姓名|病人姓名|姓名|名字叫|名字是|名字|名叫|我叫|本人叫|签名|签字|联系人|就诊人|收件人|收货人|监护人|委托人|"
@@ -323,9 +323,11 @@ _NAME_CUE = re.compile(r"(?:(?P<strong>" + _STRONG_CUE + r")|(?P<weak>" + _WEAK_
                        r"[:=\s]*(?:是|为|叫)?[:\s]*")
 # 副主任 before 主任: a name before 副主任 must not swallow the 副 (王建副主任 is 王建); 家属 after a name
 # (张伟家属) marks the name as a patient's, as 家属张伟 does before it.
+# the value of a labelled field (姓名：王有才；, 联系人：潘桂英（女儿）): Chinese characters up to punctuation
+_FIELD_VALUE = re.compile(r"[\u4e00-\u9fff]{2,4}(?=[\s,，。;；:：、(（)）|/]|$)")
 _LATIN_NAME = re.compile(r"[A-Z][a-z]{1,15}(?:\s[A-Z][a-z]{1,15})?(?![A-Za-z])")
 _DOT_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}[·•・][\u4e00-\u9fff]{2,5}(?:[·•・][\u4e00-\u9fff]{2,5})?")
-_TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|医生|大夫|医师|主任|教授|院长|护士长|护士|"
+_TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|主治|医生|大夫|医师|主任|教授|院长|护士长|护士|"
                     r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属")
 _GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
 _AMBIGUOUS_PREV = frozenset("的找请问")
@@ -755,6 +757,10 @@ def _names(t: str, out: list[_Found]) -> None:
                 out.append(_Found(p, e, "NAME"))
             continue
         strong = m.group("strong") is not None
+        if strong and (field := _FIELD_VALUE.match(t, p)) and _surname_len(t, p) \
+                and len(field.group()) - _surname_len(t, p) in (1, 2) and not _common(field.group()):
+            out.append(_Found(p, field.end(), "NAME"))  # 姓名：王有才； the whole field, whatever its characters
+            continue
         cue = m.group("strong") or m.group("weak")
         nickname = cue in ("我是", "我叫", "叫", "名字叫", "名叫")
         e = _name_at(t, p, strong=strong, nickname=nickname)

@@ -113,7 +113,7 @@ NOT_NAMES: frozenset[str] = frozenset("""
 吴太 叶开泰 陈李济 胡庆余堂 雷允上 童涵春 蔡同德 方回春堂 施尔康 伊可新 贝因美 飞鹤 君乐宝 伊利 蒙牛 美赞臣 惠氏 雀巢
 雅培 合生元 贝亲 娃哈哈 康师傅 白大夫 史克 严迪 易坦静 沐舒坦 贺普丁 贺维力 韦瑞德 康恩贝 康缘 步长 以岭 万通 九芝堂
 东阿 福牌 朗迪 钙尔奇 迪巧 纽崔莱 安利 白云 江小白 田七 甘霖 金戈 万艾可 希爱力 柯尼卡 宋河 洪湖 许氏 范志
-贾第 郎中 韩式 欧式 美式 日式 中式 法式
+贾第 郎中 韩式 欧式 美式 日式 中式 法式 王道 孙子 孙女 斯达舒 修正
 """.split())
 
 # Characters that end a given name: particles, pronouns, verbs and clinical words (a smaller set than
@@ -124,6 +124,14 @@ NOT_GIVEN: frozenset[str] = frozenset(
     "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
     "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，"
     "村镇乡屯寨区县市省州路街巷副氏式")
+
+# Given-name characters that are also word characters kept out of names above (维生素, 有点, 想要): a
+# name holds them only where the segmenter reads the whole candidate as one person (廖素芬, 王有才, 李想),
+# and not last in a two-character given name (叶黄素, 白介素 are nutrients).
+_SOFT_NOT_GIVEN = frozenset("素有想发")
+
+# Relatives and children named by a kinship word glued to the surname by the segmenter (爸周 + 宏伟, 娃陆琳)
+_KIN_CHARS = frozenset("爸妈哥姐弟妹娃婆爷奶叔姨舅姑嫂")
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -152,7 +160,7 @@ _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|�
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
 _PLACE_SUFFIX_CHARS = frozenset("村镇乡屯寨区县市省州路街巷")
 _VERB_AFTER_NAME = frozenset("开去来说讲打问拿送陪带找看买交签填约挂讲提")
-_TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
+_TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|主治|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
 
 
 def _surname_len(t: str, p: int) -> int:
@@ -173,7 +181,9 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     cand = t[start:end]
     sl = 2 if cand[:2] in COMPOUND_SURNAMES else 1
     given = cand[sl:]
-    if not given or len(given) > 2 or any(c in NOT_GIVEN for c in given):
+    if not given or len(given) > 2 or any(c in NOT_GIVEN and not (tagged_person and c in _SOFT_NOT_GIVEN
+                                                                   and (k == 0 or len(given) == 1))
+                                          for k, c in enumerate(given)):
         return -9.0
     if cand in NOT_NAMES or cand in COMMON_WORDS or cand[:3] in COMMON_WORDS or place or cand in DRUG_BRANDS \
             or cand[:2] in DRUG_BRANDS or t[start:start + 4] in DRUG_BRANDS:
@@ -228,7 +238,8 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if tok.word[0] not in SURNAMES and tok.word[:2] not in COMPOUND_SURNAMES:
             # the segmenter glued a word that takes a person to the surname after it (带张 + 英去, 带高敏,
             # 替黎欢): a name may start on the token's second character when the token is no dictionary word
-            if len(tok.word) < 2 or tok.word[0] not in NAME_LEFT or word_frequency(tok.word) >= 50 \
+            if len(tok.word) < 2 or (tok.word[0] not in NAME_LEFT and tok.word[0] not in _KIN_CHARS) \
+                    or word_frequency(tok.word) >= 50 \
                     or (tok.word[1] not in SURNAMES and tok.word[1:3] not in COMPOUND_SURNAMES):
                 continue
             start = tok.start + 1
@@ -285,28 +296,70 @@ _NOT_CHILD_NAMES = frozenset("""
 _NICKNAME_CUE = re.compile(r"(?:叫|小名|乳名|小名叫|乳名叫|名字是|名字叫|叫做)(?P<n>[\u4e00-\u9fff]{2})(?=[，,。！？!?\s、]|$)")
 
 
+_OLD_YOUNG = re.compile(r"[老小](?=[\u4e00-\u9fff])")
+_KIN_LEFT = re.compile(r"(?:我家|我们家|俺家|咱家|家里|老伴|外公|外婆|爷爷|奶奶|姥姥|姥爷|公公|婆婆|老公|老婆|媳妇|爱人|丈夫|"
+                       r"妻子|父亲|母亲|爸爸|妈妈|儿子|女儿|闺女|孩子|宝宝|娃|哥|姐|弟|妹|爸|妈|叔|舅|姨)$")
+
+
+def _nickname_right(t: str, end: int) -> bool:
+    nxt = t[end] if end < len(t) else ""
+    return (not nxt or not _cjk(nxt) or nxt in NAME_RIGHT or nxt in "从这那" or _NAME_RIGHT_WORDS.match(t, end) is not None
+            or _SAY_AFTER.match(t, end) is not None)
+
+
 def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
-    """老张, 小李 (a common surname after 老/小, standing alone) and a pet name after 叫/小名 (朵朵)."""
+    """老张, 小李 (a common surname after 老/小, standing alone, or after a kinship word: 我外公老李,
+    老伴老杨) and a pet name after 叫/小名 (朵朵). The whole nickname is masked: 老汤 is how he is known."""
     out = []
-    for k, tok in enumerate(toks):
-        w = tok.word
-        if len(w) != 2 or w[0] not in "老小" or w[1] not in COMMON_SURNAMES or w[1] in AMBIGUOUS_SURNAMES:
+    tags = {tok.start: tok for tok in toks}
+    for m in _OLD_YOUNG.finditer(t):
+        p = m.start()
+        w = t[p:p + 2]
+        if w[1] not in COMMON_SURNAMES or w[1] in AMBIGUOUS_SURNAMES:
             continue
-        if tok.tag != "nr" and word_frequency(w) >= 100:
+        tok = tags.get(p)
+        tagged = tok is not None and tok.word == w and tok.tag == "nr"
+        if not tagged and word_frequency(w) >= 100:
             continue                                  # 老师, 小米, 小时: words
-        prev = t[tok.start - 1] if tok.start else ""
-        nxt = t[tok.end] if tok.end < len(t) else ""
-        left = not prev or not _cjk(prev) or prev in NAME_LEFT
-        right = not nxt or not _cjk(nxt) or nxt in NAME_RIGHT or _NAME_RIGHT_WORDS.match(t, tok.end) \
-            or _SAY_AFTER.match(t, tok.end)
-        if left and right:
-            out.append(Span(tok.start + 1, tok.end, "NAME", DETECTOR))
+        if p + 2 < len(t) and _cjk(t[p + 2]) and word_frequency(t[p + 1:p + 3]) >= 1000:
+            continue                                  # 小 + 便秘, 老 + 年人: the surname starts a word
+        prev = t[p - 1] if p else ""
+        left = not prev or not _cjk(prev) or prev in NAME_LEFT or _KIN_LEFT.search(t, max(0, p - 3), p) is not None
+        if left and _nickname_right(t, p + 2):
+            out.append(Span(p, p + 2, "NAME", DETECTOR))
     for m in _NICKNAME_CUE.finditer(t):
         n = m.group("n")
         if any(c in NOT_GIVEN for c in n) or n in _NOT_CHILD_NAMES or word_frequency(n) >= 100:
             continue
         if n[0] == n[1] or all(c in GIVEN_NAME_CHARS for c in n):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    return out
+
+
+# a relative or child called by a pet name or given name right after the kinship word (我家思远, 孩子壮壮,
+# 我媳妇小玲, 老公志明, 娃阿华): a reduplicated pair, 小/阿 + a given-name character, or two given-name
+# characters the dictionary does not hold as a word, before a clause edge or a word that goes with people
+_KIN_NAME = re.compile(r"(?:我家|我们家|俺家|咱家|孩子|宝宝|娃|儿子|女儿|闺女|老公|老婆|媳妇|爱人|丈夫|妻子|老伴|外公|外婆|"
+                       r"爷爷|奶奶|父亲|母亲|公公|婆婆|我姐|我哥|我弟|我妹|和姐|和哥|和弟|和妹|和爸|和妈)"
+                       r"(?P<n>[\u4e00-\u9fff]{2})")
+_NOT_PET_NAMES = frozenset("""
+天天 常常 偏偏 刚刚 渐渐 慢慢 往往 仅仅 明明 好好 快快 早早 稍稍 微微 久久 多多 样样 人人 个个 次次 年年 月月 日日 时时
+处处 连连 频频 屡屡 纷纷 默默 悄悄 轻轻 静静 乖乖 哥哥 姐姐 弟弟 妹妹 爷爷 奶奶 叔叔 姑姑 舅舅 婆婆 公公 爸爸 妈妈 宝宝
+宝贝 小孩 小朋友 小便 小腿 小时 小区 小学 小儿 小姑 小叔 小舅 小姨 阿姨 阿婆 阿公 阿爸 阿妈 小宝 小子 小伙 老人 老家
+""".split())
+
+
+def _kin_names(t: str) -> list[Span]:
+    out = []
+    for m in _KIN_NAME.finditer(t):
+        n = m.group("n")
+        s, e = m.span("n")
+        if n in _NOT_PET_NAMES or n in _NOT_CHILD_NAMES or any(c in NOT_GIVEN for c in n) or not _nickname_right(t, e):
+            continue
+        if n[0] == n[1] or (n[0] in "小阿" and n[1] in GIVEN_NAME_CHARS) \
+                or (all(c in GIVEN_NAME_CHARS for c in n) and word_frequency(n) < 50
+                    and _jieba().tag(n)[0][1][:1] not in ("v", "a", "d")):    # 孩子长高: a verb
+            out.append(Span(s, e, "NAME", DETECTOR))
     return out
 
 
@@ -318,6 +371,51 @@ def _child_names(t: str) -> list[Span]:
             continue
         if n[0] == n[1] or all(c in GIVEN_NAME_CHARS for c in n):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    return out
+
+
+# Tibetan and Mongolian given-name elements (a name is two of them, with no surname: 次仁卓玛, 格桑梅朵,
+# 乌兰图雅, 多吉次仁), from naming practice in Tibet, Qinghai and Inner Mongolia.
+_ETHNIC_ELEMENTS = frozenset("""
+次仁 卓玛 格桑 梅朵 多吉 扎西 旺堆 达瓦 尼玛 央金 拉姆 德吉 平措 索朗 洛桑 强巴 旦增 顿珠 普布 白玛 巴桑 边巴 曲珍 措姆
+仁增 益西 丹增 旺姆 央宗 卓嘎 次旦 罗布 拉巴 米玛 贡布 才让 卓玛 吉 桑吉 更登 久美 曲扎 仓决 德庆 玉珍 琼达 次珍 仁青
+乌兰 图雅 其其格 斯琴 额尔敦 苏日娜 娜仁 高娃 敖登 格日勒 宝音 朝鲁 巴图 孟和 那日苏 阿拉坦 哈斯 乌力吉 萨仁 查干 巴特尔
+图门 吉日嘎拉 乌云 塔娜 萨日娜 其木格 阿古达木 额尔德尼 满都拉 达来 布和 德力格尔 特木尔 格根
+""".split())
+_ETHNIC_RX = re.compile("(?:" + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){2}")
+
+
+def _ethnic_names(t: str) -> list[Span]:
+    """A Tibetan or Mongolian name: two name elements in a row, on word edges (次仁卓玛, 乌兰图雅)."""
+    out = []
+    for m in _ETHNIC_RX.finditer(t):
+        s, e = m.span()
+        if len(m.group()) >= 4 and _nickname_right(t, e):
+            out.append(Span(s, e, "NAME", DETECTOR))
+    return out
+
+
+# An online consultation's signature: —— hospital, department, doctor (——哈医大二院 肿瘤科 谢伟,
+# ——附一院 骨科 沈): the hospital before the department, the surname or name after it
+_SIGNATURE = re.compile(r"(?:——|--|—)\s*(?P<h>[^\s，,。！!？?:：；;]{2,16}?)\s*(?P<d>[\u4e00-\u9fff]{1,6}科)\s*"
+                        r"(?P<n>[\u4e00-\u9fff]{1,4})?(?=[\s，,。！!～~\[（(]|$)")
+
+
+def _signature(t: str, category: str) -> list[Span]:
+    if "—" not in t and "--" not in t:
+        return []
+    out = []
+    for m in _SIGNATURE.finditer(t):
+        if category == "HOSPITAL" and not generic_hospital_phrase(m.group("h") + "医院"):
+            out.append(Span(*m.span("h"), "HOSPITAL", DETECTOR))
+        n = m.group("n")
+        if category == "NAME" and n and (n[0] in SURNAMES or n[:2] in COMPOUND_SURNAMES):
+            e = m.start("n") + len(n)
+            title = _TITLE_AFTER.search(n)
+            if title:
+                e = m.start("n") + title.start()
+            if e > m.start("n") and not any(c in NOT_GIVEN for c in t[m.start("n") + 1:e]):
+                out.append(Span(m.start("n"), e, "NAME", DETECTOR))
     return out
 
 
@@ -632,14 +730,15 @@ class StatisticalDetector:
         places = _place_spans(t, toks, gaz, self.policy) if "ADDRESS" in self.categories else []
         spans: list[Span] = [p for p, short in places if not short]
         if "HOSPITAL" in self.categories:
-            spans += _hospital_spans(t, toks, gaz, self.policy)
+            spans += _hospital_spans(t, toks, gaz, self.policy) + _signature(t, "HOSPITAL")
         names: list[Span] = []
         if "NAME" in self.categories:
             taken = [(s.start, s.end) for s in spans]
             for s, e, score in _name_candidates(t, toks, gaz):
                 if score >= self.threshold and not any(a < e and s < b for a, b in taken):
                     names.append(Span(s, e, "NAME", DETECTOR))
-            names += _child_names(t) + _nicknames(t, toks)
+            names += _child_names(t) + _nicknames(t, toks) + _kin_names(t) + _ethnic_names(t)
+            names += [sp for sp in _signature(t, "NAME")]
         spans += names
         spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
         if self.policy.province_in_address:
