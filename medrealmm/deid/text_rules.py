@@ -134,7 +134,7 @@ _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|�
            r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号|处方编号|处方号|"
            r"住院编号|门诊编号|就诊编号|医保编号|诊疗号|预约号|样本号|放射号|超声号|患者号|病人号|会员卡号|会员号|卡号|"
            r"(?<![A-Za-z])ID(?=\s*[:：#])")
-_ORDER_KW = (r"订单号|订单编号|订单|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
+_ORDER_KW = (r"订单号|订单编号|订单|预约码|取号码|取件码|核销码|验证码|兑换码|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
              r"退款单号|退款编号|快递单号|运单号|物流单号|凭证号|订单尾号|尾号|票据号|收据号|小票号|单号")
 _PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
              r"[Mm]obile|[Pp]hone")
@@ -146,6 +146,7 @@ _ANCHORED = re.compile(
 _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHONE", "account": "URL",
                     "post": "ADDRESS"}
 
+_MILITARY_ID = re.compile(r"(?:军官证|士兵证|文职干部证|警官证|武警证)(?:号码?|号)?[:：\s是为]*(?P<v>[\u4e00-\u9fff]{1,2}字第?\s*\d{5,10}\s*号?)")
 _HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID|昵称)?\s*(?:是|:|：)?\s*(?P<h>@[\w\u4e00-\u9fff.\-]{2,24})")
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
@@ -188,6 +189,9 @@ _DATES = re.compile("|".join((
     r"(?<![\d.\-/])" + _D + r"(?P<s2>[./-])" + _M + r"(?P=s2)(?:19|20)\d{2}(?!\d)",                  # 12/05/2023
     r"[〇零一二三四五六七八九]{4}年" + _ZH_MONTH + r"月(?:" + _ZH_DAY + r")?",           # 二〇二三年五月十二日
     _ZH_MONTH + r"月" + _ZH_DAY,                                                       # 五月十二日, 正月初五
+    _ZH_MONTH + r"月(?:三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九])(?![\u4e00-\u9fff\d])",  # 八月二十, 冬月十二 (lunar)
+    r"(?<![\u4e00-\u9fff])" + _ZH_MONTH + r"月(?:二十[一二三四五六七八九]?|十[一二三四五六七八九]|三十)(?=[，,。、\s]|$)",
+    r"(?:去年|今年|前年|明年|后年)\s*(?:十[一二]|[一二三四五六七八九十正腊冬])月(?![份龄])",          # 今年腊月, 去年冬月
     r"(?<!\d)" + _M + r"\s*月\s*(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?)",           # 12月初三
     r"(?<=[日号])\s*[-~至到]\s*" + _D + r"\s*[日号]",                                    # 5月12日-20日: the end
     r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",
@@ -208,7 +212,7 @@ _DATE_CONTEXT = re.compile(
 # unless a unit or more digits follow (复查6.5mmol/L stays a value)
 _DATE_CUED_MD = re.compile(
     r"(?:(?:复查|复诊|手术|入院|出院|住院|预约|就诊|挂号|体检|生日|出生)(?:时间|日期|的时间|的日子|那天)?(?:是|在|于|定在|就在)"
-    r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在)\s*"
+    r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在|(?:预约|复查|复诊|手术|入院|出院)(?=\s*\d{1,2}/))\s*"
     r"(?P<md>" + _M + r"/" + _D + r"|(?:1[0-2]|0[1-9])\." + _D + r"|" + _M + r"\.(?:[12]\d|3[01]))"
     r"(?![\d./%A-Za-z])(?!\s*(?:mmol|mg|g|ml|个|次|倍|cm|mm|度|分|斤|公斤|kg|克|毫|万|元|块|天|小时|周|年|岁|的人|的患者))")
 _DATE_WORDS_AFTER = (r"那天|当天|这天|早上|上午|中午|下午|晚上|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|"
@@ -225,7 +229,8 @@ _DAY_ONLY = re.compile(
     r"|(?<![\d.\-/A-Za-z月年第])" + _D + r"\s*号(?=\s*(?:那天|当天|这天|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|"
     r"复诊|就诊|开始|发病|发烧|发热|体检|抽血|做的|去的|来的|查的|拍的|产检|生的|出生|来月经))")
 _COMPACT_CONTEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)(?=\s*(?:那天|当天|入院|"
-                              r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验))")
+                              r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验|"
+                              r"因|住的院|住院|起|发病|于))")
 _DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年节]|那天|日期|周[一二三四五六日天]|"
                           r"礼拜[一二三四五六日天]|星期[一二三四五六日天])$")
 
@@ -378,8 +383,22 @@ def _overlaps(found: list[_Found], s: int, e: int) -> bool:
 # ---------------------------------------------------------------------------------------------
 # detectors: each appends to ``out`` (offsets into the normalised text, identical to the original)
 
+def _anchored_matches(t: str):
+    """_ANCHORED's matches, each search going on from the start of the previous match's value, so a cue
+    whose value is rejected (联系方式 + QQ) leaves the next cue (QQ：696770914) to be read."""
+    pos = 0
+    while (m := _ANCHORED.search(t, pos)) is not None:
+        yield m
+        pos = max(m.start("val"), m.start() + 1) if not _anchored_value_ok(m) else m.end()
+
+
+def _anchored_value_ok(m: re.Match) -> bool:
+    val = m.group("val")
+    return sum(c.isdigit() for c in val) >= 3 or (val[:1].isalpha() and len(val) >= 6)
+
+
 def _anchored(t: str, out: list[_Found]) -> None:
-    for m in _ANCHORED.finditer(t):
+    for m in _anchored_matches(t):
         kind = m.lastgroup if m.lastgroup != "val" else next(k for k in _ANCHOR_CATEGORY if m.group(k))
         cat = _ANCHOR_CATEGORY[kind]
         s, e = m.span("val")
@@ -435,7 +454,8 @@ def _web(t: str, out: list[_Found]) -> None:
             while e > s and t[e - 1] in ".,;:!?'":
                 e -= 1
             inside = [f for f in out if f.start < e and s < f.end]
-            if inside and all(f.category in ("PHONE", "ID") and s <= f.start and f.end <= e for f in inside):
+            if inside and all(f.category in ("PHONE", "ID", "ORDER_ID", "MRN") and s <= f.start and f.end <= e
+                              for f in inside):
                 for f in inside:       # a 400/800 number inside a URL is part of the URL, not the URL's end
                     out.remove(f)
                 inside = []
@@ -855,6 +875,8 @@ class RuleDetector:
             out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
         if (has_alpha or has_digit) and ("@" in t or "." in t):
             _web(t, out)
+        if "字" in t:                           # 军官证 军字第7869550号
+            out.extend(_Found(*m.span("v"), "ID") for m in _MILITARY_ID.finditer(t) if not _overlaps(out, *m.span("v")))
         if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
             out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
         if "DATE" in want and (has_digit or "月" in t or "大年初" in t):
