@@ -6,7 +6,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bash "$ROOT/launch/setup.sh" "$ROOT/.venv"
 cd "$ROOT"
 # lint and types first (seconds; settings in pyproject.toml): ruff everywhere, mypy on the core
-"$ROOT/.venv/bin/ruff" check medrealmm tests benchmarks launch slurm
+"$ROOT/.venv/bin/ruff" check medrealmm tests benchmarks launch slurm tools
 "$ROOT/.venv/bin/mypy" medrealmm/schema.py medrealmm/store medrealmm/scoring medrealmm/judge medrealmm/inference \
     medrealmm/pipeline.py medrealmm/common/llm_json.py medrealmm/common/tables.py
 exec "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider "$@"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from medrealmm.data import sample_builder as sb
 from medrealmm.schema import Case
 
-SAMPLE = Path(sb.__file__).resolve().parent / "sample"
+try:
+    from tools.sample import builder as sb
+except ImportError:  # pytest run without the repository root on sys.path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tools.sample import builder as sb
+
+SAMPLE = Path(__file__).resolve().parents[1] / "medrealmm" / "data" / "sample"
 CASES_FILE = SAMPLE / "cases.jsonl"
 INTENTS = {"症状咨询", "检查结果解读", "用药咨询", "治疗咨询", "疾病咨询", "就医指导", "复诊随访"}
 STAGES = {"病史采集", "患者问答", "诊断与解释", "治疗建议", "诊断与解释及治疗建议", "检查建议", "随访复诊"}
@@ -149,7 +155,7 @@ def test_sample_is_small_and_says_it_is_synthetic():
     assert total < 3 * 1024 * 1024, total
     readme = (SAMPLE / "README.md").read_text(encoding="utf-8")
     assert "SYNTHETIC" in readme and "not real patients" in readme and "Apache-2.0" in readme
-    assert "python -m medrealmm.data.sample_builder" in readme
+    assert "python -m tools.sample.builder" in readme
 
 
 def test_builder_cases_match_the_committed_jsonl(raws):
@@ -163,14 +169,17 @@ def test_committed_raw_logs_are_what_the_builder_writes():
     assert sb.raw_logs(sb.sample_cases()) == (SAMPLE / "raw_logs.jsonl").read_text(encoding="utf-8")
 
 
-def test_the_data_file_is_readable_and_ships():
-    """Chinese is written as text, not escaped; the wheel carries the file the builder reads."""
+def test_the_data_file_is_readable_and_stays_out_of_the_runtime_package():
+    """Chinese is written as text, not escaped; the builder, its drawings and its data live under tools/ (nothing
+    at runtime builds the sample: the wheel carries the built files only)."""
     text = sb.SOURCE_FILE.read_text(encoding="utf-8")
-    assert sb.SOURCE_FILE.parent.name == "sample_source" and "\\u" not in text and HAN.search(text)
+    assert sb.SOURCE_FILE.parent == SAMPLE.parents[2] / "tools" / "sample" and "\\u" not in text and HAN.search(text)
     source = sb.load_source()
     assert len(source["cases"]) == len(raw_lines()) and len(source["noise_logs"]) >= 1
-    pyproject = (SAMPLE.parents[2] / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"data/sample_source/*.yaml"' in pyproject
+    assert sb.DEFAULT_OUT == SAMPLE
+    runtime = SAMPLE.parents[1]
+    assert not [p for p in runtime.rglob("*.py") if "sample_builder" in p.read_text(encoding="utf-8")
+                or "sample_draw" in p.read_text(encoding="utf-8")]
 
 
 def test_data_file_mistakes_are_clear_errors():
@@ -215,7 +224,7 @@ def test_rebuild_reproduces_the_committed_files(two_builds):
     built, committed = files_of(two_builds[0]), files_of(SAMPLE)
     assert built.keys() == committed.keys()
     stale = [k for k in built if built[k] != committed[k]]
-    assert stale == [], "rerun python -m medrealmm.data.sample_builder"
+    assert stale == [], "rerun python -m tools.sample.builder"
 
 
 def test_build_removes_stale_images(tmp_path):

@@ -127,6 +127,6 @@ def _load_sample(conf: Mapping[str, Any], options: LoadOptions) -> Dataset:
     if not (root / CASES_FILE).is_file():
         raise FileNotFoundError(
             f"the bundled sample dataset is missing: {root / CASES_FILE} not found "
-            "(reinstall medrealmm, or build it with medrealmm.data.sample_builder)"
+            "(reinstall medrealmm, or build it with `python -m tools.sample.builder` in the repository)"
         )
     return read_jsonl(root, name=conf.get("name") or "sample", options=options)

@@ -10,9 +10,10 @@ reports, prescriptions, skin photos, tongue photos, an ECG strip, ultrasound and
 medicine boxes, a questionnaire screenshot) with identifiers already blacked out, as Phase 1
 de-identification would leave them.
 
-The contents are data, in ``sample_source/cases.yaml`` (dialogues, replies, rubrics, labels and the
-parameters of every picture); :mod:`medrealmm.data.sample_draw` draws the pictures. This module reads the
-data, checks it, and writes the files.
+The contents are data, in ``tools/sample/cases.yaml`` (dialogues, replies, rubrics, labels and the
+parameters of every picture); :mod:`tools.sample.draw` draws the pictures. This module reads the
+data, checks it, and writes the files. Both live outside the runtime package: nothing at runtime builds
+the sample, it reads the committed files under ``medrealmm/data/sample/``.
 
 The output is deterministic: fixed seeds derived from file names, PNGs without timestamps and
 JPEGs without EXIF saved with fixed parameters, so a rebuild gives the same bytes in the same
@@ -20,7 +21,7 @@ rendering environment (same font file, FreeType, libjpeg-turbo, zlib, Pillow and
 :func:`render_environment`). The generated files are committed, so nothing at runtime needs the
 CJK font that drawing Chinese text requires.
 
-Run ``python -m medrealmm.data.sample_builder [--out DIR]``.
+Run ``python -m tools.sample.builder [--out DIR]`` from the repository root.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import PIL
 import yaml
 from PIL import Image, features
 
-from medrealmm.data.sample_draw import MAX_SIDE, Fonts, paint
+from tools.sample.draw import MAX_SIDE, Fonts, paint
 
 __all__ = ["FONT_CANDIDATES", "FONT_ENV", "INTENTS", "STAGES", "FontNotFoundError", "Fonts", "build",
            "case_line", "check_consistency", "environment_differences", "find_cjk_font", "image_specs",
@@ -49,8 +50,8 @@ __all__ = ["FONT_CANDIDATES", "FONT_ENV", "INTENTS", "STAGES", "FontNotFoundErro
 
 log = logging.getLogger(__name__)
 
-DEFAULT_OUT = Path(__file__).resolve().parent / "sample"
-SOURCE_FILE = Path(__file__).resolve().parent / "sample_source" / "cases.yaml"
+DEFAULT_OUT = Path(__file__).resolve().parents[2] / "medrealmm" / "data" / "sample"
+SOURCE_FILE = Path(__file__).resolve().parent / "cases.yaml"
 SOURCE = "medrealmm sample"
 JPEG_QUALITY = 85
 FONT_ENV = "MEDREALMM_CJK_FONT"
@@ -80,7 +81,7 @@ REFERENCE_ENV: dict[str, str] = {
 }
 
 # The label sets of medrealmm.mccp.annotate (DEFAULT_INTENTS / DEFAULT_STAGES, defined there), which the cases of
-# sample_source/cases.yaml are labelled with: intent = the patient's goal, stage = what the physician's next reply
+# tools/sample/cases.yaml are labelled with: intent = the patient's goal, stage = what the physician's next reply
 # has to do.
 INTENTS = ("症状咨询", "检查结果解读", "用药咨询", "治疗咨询", "疾病咨询", "就医指导", "复诊随访")
 STAGES = ("病史采集", "患者问答", "诊断与解释", "治疗建议", "诊断与解释及治疗建议", "检查建议", "随访复诊")
@@ -149,7 +150,7 @@ def environment_differences(env: dict[str, str] | None = None) -> dict[str, tupl
 
 
 # --------------------------------------------------------------------------------------------------
-# The contents: sample_source/cases.yaml
+# The contents: tools/sample/cases.yaml
 # --------------------------------------------------------------------------------------------------
 
 Painter = Callable[[Fonts], Image.Image]
@@ -312,7 +313,7 @@ def build(out: Path = DEFAULT_OUT, *, font: tuple[Path, int] | None = None) -> d
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m medrealmm.data.sample_builder",
+    parser = argparse.ArgumentParser(prog="python -m tools.sample.builder",
                                      description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
                         help=f"output folder (default: {DEFAULT_OUT})")

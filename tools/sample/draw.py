@@ -1,10 +1,10 @@
 """Drawing the bundled sample's images: the documents, photos and device pictures its patients upload.
 
 Every picture is SYNTHETIC, drawn from parameters (the entries under ``images:`` in
-``sample_source/cases.yaml``) by the functions below; :func:`paint` is the one entry point the sample builder
-(:mod:`medrealmm.data.sample_builder`) calls. Identifiers are already blacked out, as Phase 1
+``tools/sample/cases.yaml``) by the functions below; :func:`paint` is the one entry point the sample builder
+(:mod:`tools.sample.builder`) calls. Identifiers are already blacked out, as Phase 1
 de-identification would leave them. Seeds come from the file name, so a drawing is deterministic; the
-exact bytes also depend on the font and libraries (see ``sample_builder.render_environment``).
+exact bytes also depend on the font and libraries (see ``tools.sample.builder.render_environment``).
 """
 
 from __future__ import annotations
