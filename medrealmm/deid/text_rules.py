@@ -777,7 +777,8 @@ def _names(t: str, out: list[_Found]) -> None:
                 out.append(_Found(p, e, "NAME"))
             continue
         strong = m.group("strong") is not None
-        if strong and (field := _FIELD_VALUE.match(t, p)) and _surname_len(t, p) \
+        if strong and re.search(r"[:=\s]", t[m.end("strong"):p]) and (field := _FIELD_VALUE.match(t, p)) \
+                and _surname_len(t, p) and t[p] not in AMBIGUOUS_SURNAMES \
                 and len(field.group()) - _surname_len(t, p) in (1, 2) and not _common(field.group()):
             out.append(_Found(p, field.end(), "NAME"))  # 姓名：王有才； the whole field, whatever its characters
             continue

@@ -146,7 +146,7 @@ _SAY_AFTER = re.compile(r"表示|介绍|认为|指出|称|告诉|透露|回答|�
 
 _NAME_RIGHT_WORDS = re.compile(r"(?:今天|昨天|明天|现在|刚才|最近|一直|已经|目前|这次|上次|这边|那边|一起|两人|"
                                r"发来|发了|发给|打来|打了|打电话|过来|回来|来了|去了|值班|接诊|前年|去年|今年|那年|当年|"
-                               r"前天|上个月|上周|这两天|这几天|"
+                               r"前天|上个月|上周|这两天|这几天|两个人|俩|敬上|拜上|谨上|"
                                r"女士|先生|同志|老师|阿姨|叔叔|爷爷|奶奶|妈妈|爸爸|家属|本人|患者|病人|你好|您好)")
 _DRUG_FORM_AFTER = re.compile(r"(?:乳膏|软膏|膏|片|胶囊|颗粒|口服液|注射液|注射|针|喷雾|气雾|滴眼|滴耳|滴鼻|滴剂|凝胶|搽剂|"
                               r"洗剂|栓|丸|散|贴|混悬|糖浆|缓释|控释|肠溶|分散|咀嚼|泡腾|益生菌|等药)")
@@ -181,7 +181,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     cand = t[start:end]
     sl = 2 if cand[:2] in COMPOUND_SURNAMES else 1
     given = cand[sl:]
-    if not given or len(given) > 2 or any(c in NOT_GIVEN and not (tagged_person and c in _SOFT_NOT_GIVEN
+    soft = len(given) == 2 and given[0] in _SOFT_NOT_GIVEN and given[1] in GIVEN_NAME_CHARS   # 王有才, 张有福
+    if not given or len(given) > 2 or any(c in NOT_GIVEN and not ((tagged_person or soft) and c in _SOFT_NOT_GIVEN
                                                                    and (k == 0 or len(given) == 1))
                                           for k, c in enumerate(given)):
         return -9.0
@@ -196,9 +197,11 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     if len(given) == 1 and given == cand[0]:
         return -9.0                                   # 常常, 明明: reduplicated words
     score = 2.5 if tagged_person else 1.5 if tagged_surname else 0.0
+    if soft and not tagged_person:
+        score -= 1.0
     if prefix_word:
         score -= 3.0                                  # 王子 + 涵: a word that a given-name character extends
-    score += sum(1.0 if c in GIVEN_NAME_CHARS else -1.5 for c in given)
+    score += sum(1.0 if c in GIVEN_NAME_CHARS else 0.0 if soft and k == 0 else -1.5 for k, c in enumerate(given))
     sur = cand[:sl]
     if sur in AMBIGUOUS_SURNAMES and sl == 1:
         score -= 2.5
@@ -238,11 +241,14 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if tok.word[0] not in SURNAMES and tok.word[:2] not in COMPOUND_SURNAMES:
             # the segmenter glued a word that takes a person to the surname after it (带张 + 英去, 带高敏,
             # 替黎欢): a name may start on the token's second character when the token is no dictionary word
-            if len(tok.word) < 2 or (tok.word[0] not in NAME_LEFT and tok.word[0] not in _KIN_CHARS) \
-                    or word_frequency(tok.word) >= 50 \
-                    or (tok.word[1] not in SURNAMES and tok.word[1:3] not in COMPOUND_SURNAMES):
+            k = 1 if len(tok.word) >= 2 and (tok.word[0] in NAME_LEFT or tok.word[0] in _KIN_CHARS) else \
+                2 if len(tok.word) >= 3 and _NAME_LEFT_WORDS.search(tok.word[:2]) else 0
+            if not k or (tok.word[k] not in SURNAMES and tok.word[k:k + 2] not in COMPOUND_SURNAMES):
                 continue
-            start = tok.start + 1
+            if word_frequency(tok.word) >= 50 and not (k == 2 and tok.end == tok.start + 3 and i + 1 < n
+                                                       and toks[i + 1].tag.startswith("n")):
+                continue                              # 孩子王 + 思雨: the name goes on past the word
+            start = tok.start + k
         sl = _surname_len(t, start)
         if not sl:
             continue
@@ -296,6 +302,7 @@ _NOT_CHILD_NAMES = frozenset("""
 _NICKNAME_CUE = re.compile(r"(?:叫|小名|乳名|小名叫|乳名叫|名字是|名字叫|叫做)(?P<n>[\u4e00-\u9fff]{2})(?=[，,。！？!?\s、]|$)")
 
 
+_TOP_SURNAMES = frozenset("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾")
 _OLD_YOUNG = re.compile(r"[老小](?=[\u4e00-\u9fff])")
 _KIN_LEFT = re.compile(r"(?:我家|我们家|俺家|咱家|家里|老伴|外公|外婆|爷爷|奶奶|姥姥|姥爷|公公|婆婆|老公|老婆|媳妇|爱人|丈夫|"
                        r"妻子|父亲|母亲|爸爸|妈妈|儿子|女儿|闺女|孩子|宝宝|娃|哥|姐|弟|妹|爸|妈|叔|舅|姨)$")
@@ -319,12 +326,14 @@ def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
             continue
         tok = tags.get(p)
         tagged = tok is not None and tok.word == w and tok.tag == "nr"
-        if not tagged and word_frequency(w) >= 100:
-            continue                                  # 老师, 小米, 小时: words
+        freq = word_frequency(w)
+        if freq >= 1000 or (freq >= 100 and not tagged and w[1] not in _TOP_SURNAMES):
+            continue                                  # 老师, 小米, 小时, 老乡: words (老张, 老李 are nicknames)
         if p + 2 < len(t) and _cjk(t[p + 2]) and word_frequency(t[p + 1:p + 3]) >= 1000:
             continue                                  # 小 + 便秘, 老 + 年人: the surname starts a word
         prev = t[p - 1] if p else ""
-        left = not prev or not _cjk(prev) or prev in NAME_LEFT or _KIN_LEFT.search(t, max(0, p - 3), p) is not None
+        left = not prev or not _cjk(prev) or prev in NAME_LEFT or _KIN_LEFT.search(t, max(0, p - 3), p) is not None \
+            or t[max(0, p - 2):p] in PERSON_VERBS
         if left and _nickname_right(t, p + 2):
             out.append(Span(p, p + 2, "NAME", DETECTOR))
     for m in _NICKNAME_CUE.finditer(t):
@@ -349,8 +358,19 @@ _NOT_PET_NAMES = frozenset("""
 """.split())
 
 
+_GREETED_PET = re.compile(r"(?:^|(?<=收到[，,\s])|(?<=您好[，,\s])|(?<=你好[，,\s])|(?<=好的[，,\s])|(?<=联系))"
+                          r"(?P<n>小[\u4e00-\u9fff]|(?P<r>[\u4e00-\u9fff])(?P=r)|阿[\u4e00-\u9fff])")
+
+
 def _kin_names(t: str) -> list[Span]:
     out = []
+    for m in _GREETED_PET.finditer(t):               # 收到，小刚，报告…; 乐乐这几天…: a pet name addressed or opening
+        n = m.group("n")
+        s, e = m.span("n")
+        if n in _NOT_PET_NAMES or n in _NOT_CHILD_NAMES or word_frequency(n) >= 100 or not _nickname_right(t, e):
+            continue
+        if n[1] in GIVEN_NAME_CHARS:                  # 乐乐, 小刚 (not 痘痘, 泡泡)
+            out.append(Span(s, e, "NAME", DETECTOR))
     for m in _KIN_NAME.finditer(t):
         n = m.group("n")
         s, e = m.span("n")
@@ -367,8 +387,8 @@ def _child_names(t: str) -> list[Span]:
     out = []
     for m in _CHILD_NAME.finditer(t):
         n = m.group("n")
-        if n in _NOT_CHILD_NAMES or any(c in NOT_GIVEN for c in n):
-            continue
+        if n in _NOT_CHILD_NAMES or (any(c in NOT_GIVEN for c in n) and n[0] != n[1]):
+            continue                                  # 糖糖妈妈: a reduplicated pet name may be any character
         if n[0] == n[1] or all(c in GIVEN_NAME_CHARS for c in n):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
     return out
