@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from medrealmm import atomic
+from medrealmm.config_schema import ScoringSettings
 from medrealmm.report.analyses import (
     SPECIALTY,
     ReportOptions,
@@ -26,6 +27,7 @@ from medrealmm.report.analyses import (
 )
 from medrealmm.report.document import Details, Document, Figure, Section, Table, Text
 from medrealmm.report.runs import RunSet, load_runs
+from medrealmm.report.settings import ReportSettings
 from medrealmm.csvsafe import write_csv
 
 log = logging.getLogger(__name__)
@@ -61,25 +63,30 @@ class ReportPaths:
     figures: Path
 
 
-def options_from_config(cfg: dict[str, Any]) -> ReportOptions:
-    rep, sc = cfg["report"], cfg["run"]["scoring"]
-    pairs = rep.get("pairs")
-    if pairs is not None and any(len(p) != 2 for p in pairs):
-        raise ValueError(f"report.pairs must be a list of [model_a, model_b] pairs, got {pairs}")
-    ks = rep.get("worst_of_k")
+def report_settings(cfg: dict[str, Any]) -> ReportSettings:
+    """The ``report`` group, checked (:class:`~medrealmm.config_schema.ConfigError` names a bad key)."""
+    return ReportSettings.of(cfg.get("report"), "report")
+
+
+def options_from_config(cfg: dict[str, Any], settings: ReportSettings | None = None) -> ReportOptions:
+    """What the report computes: ``report`` (``settings``: read already) with ``run.scoring`` and ``run.seed``."""
+    rep = settings if settings is not None else report_settings(cfg)
+    sc = ScoringSettings.of(cfg["run"]["scoring"], "run.scoring")
+    ks, pairs = rep.worst_of_k, rep.pairs
     return ReportOptions(
-        anchor=str(rep.get("anchor_model") or "online"), primary_judge=rep.get("primary_judge"),
-        min_n=int(rep.get("min_n", 10)), n_boot=int(sc["bootstrap"]), seed=int(cfg["run"]["seed"]),
-        ci=float(sc["ci"]), dims=(SPECIALTY, *[d for d in sc["dims"] if d != SPECIALTY]),
-        edges={k: list(v) for k, v in (sc.get("edges") or {}).items()},
-        histogram_bin=float(sc["histogram_bin"]),
-        worst_k=tuple(int(k) for k in ks) if ks else None,
-        pairs=tuple((str(a), str(b)) for a, b in pairs) if pairs else None,
-        max_pairs=int(rep.get("max_pairs", 45)))
+        anchor=rep.anchor_model or "online", primary_judge=rep.primary_judge,
+        min_n=rep.min_n, n_boot=sc.bootstrap, seed=int(cfg["run"]["seed"]),
+        ci=sc.ci, dims=(SPECIALTY, *[d for d in sc.dims if d != SPECIALTY]),
+        edges={k: list(v) for k, v in (sc.edges or {}).items()},
+        histogram_bin=sc.histogram_bin,
+        worst_k=tuple(ks) if ks else None,
+        pairs=tuple((a, b) for a, b in pairs) if pairs else None,
+        max_pairs=rep.max_pairs)
 
 
-def run_locations(cfg: dict[str, Any]) -> tuple[list[Path], Path | None]:
-    runs = cfg["report"].get("runs")
+def run_locations(cfg: dict[str, Any], settings: ReportSettings | None = None) -> tuple[list[Path], Path | None]:
+    """The run folders to read (``report.runs``), or every run of ``data.name`` under ``paths.outputs``."""
+    runs = (settings if settings is not None else report_settings(cfg)).runs
     if runs:
         return [Path(r) for r in ([runs] if isinstance(runs, str) else runs)], None
     root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
@@ -365,23 +372,24 @@ def _manifest_section(b: Builder, runs: RunSet) -> None:
 
 # --- entry point ---------------------------------------------------------------------------------
 
-def configured_physician_labels(cfg: dict[str, Any]) -> pl.DataFrame | None:
+def configured_physician_labels(rep: ReportSettings) -> pl.DataFrame | None:
+    """The physicians' majority verdicts (``report.physicians``), or None when no CSV is set."""
     from medrealmm.scoring import physician_labels
 
-    phys = cfg["report"].get("physicians") or {}
-    if not phys.get("csv"):
+    phys = rep.physicians
+    if not phys.csv:
         return None
-    defaults = {k: v for k, v in (phys.get("item_defaults") or {}).items() if v is not None}
-    return physician_labels(phys["csv"], item_defaults=defaults)
+    defaults = {k: v for k, v in phys.item_defaults.model_dump().items() if v is not None}
+    return physician_labels(phys.csv, item_defaults=defaults)
 
 
-def _tags(cfg: dict[str, Any], runs: RunSet, judge: str) -> pl.DataFrame | None:
-    want = cfg["report"].get("tags", "auto")
+def _tags(cfg: dict[str, Any], rep: ReportSettings, runs: RunSet, judge: str) -> pl.DataFrame | None:
+    want = rep.tags
     if want == "auto":
         want = cfg["data"].get("format") == "healthbench"
     if not want:
         return None
-    from medrealmm.data.loader import load_dataset
+    from medrealmm.data import load_dataset
     from medrealmm.scoring.tags import tag_breakdowns
 
     ds = load_dataset({**cfg["data"], "check_images": False})
@@ -390,78 +398,111 @@ def _tags(cfg: dict[str, Any], runs: RunSet, judge: str) -> pl.DataFrame | None:
     return tag_breakdowns(vs, cs, ds.cases)
 
 
-def build_document(cfg: dict[str, Any], runs: RunSet) -> tuple[Document, dict[str, pl.DataFrame]]:
+def _assign_specialties(rep: ReportSettings, runs: RunSet) -> tuple[pl.DataFrame, list[str]]:
+    """Adds the specialty group of every case to ``runs.case_scores``; returns the department -> group table
+    and the departments no group or rule covers (an error with ``report.specialty_strict``)."""
     from medrealmm.data.specialty import assign, load_groups, specialty_expr
 
-    rep = cfg["report"]
-    opts = options_from_config(cfg)
-    groups = load_groups(rep.get("specialty_groups"))
+    groups = load_groups(rep.specialty_groups)
     departments = sorted(runs.case_scores["department"].drop_nulls().unique().to_list())
-    assigned = assign(departments, groups, rules=bool(rep.get("specialty_rules", True)))
+    assigned = assign(departments, groups, rules=rep.specialty_rules)
     runs.case_scores = runs.case_scores.with_columns(
         specialty_expr({d: g for d, (g, _) in assigned.items()}, alias=SPECIALTY))
     missing = sorted(d for d, (_, how) in assigned.items() if how == "none")
-    if missing and rep.get("specialty_strict"):
+    if missing and rep.specialty_strict:
         raise ValueError(f"departments without a specialty group (report.specialty_strict=true): {missing}; add "
                          "them to report.specialty_groups")
     if missing:
         log.warning("departments without a specialty group: %s", missing)
     mapping = pl.DataFrame([{"department": d, "group": g, "assigned_by": how} for d, (g, how) in assigned.items()],
                            schema={"department": pl.String, "group": pl.String, "assigned_by": pl.String})
-    labels = configured_physician_labels(cfg)
+    return mapping, missing
+
+
+@dataclass
+class _Computed:
+    """The report's tables, with what the sections need to know about them."""
+
+    tables: dict[str, pl.DataFrame]
+    judge: str                              # the judge of the model tables
+    has_labels: bool                        # physician labels were given
+    tags: pl.DataFrame | None
+
+
+def _compute(cfg: dict[str, Any], rep: ReportSettings, runs: RunSet, opts: ReportOptions,
+             mapping: pl.DataFrame) -> _Computed:
+    """Every table of the report: the statistics, the physician panel, HealthBench tags, the specialty mapping."""
+    labels = configured_physician_labels(rep)
     tables = build_tables(runs, opts, labels=labels)
-    phys_csv = (rep.get("physicians") or {}).get("csv")
-    if phys_csv:
+    if rep.physicians.csv:
         from medrealmm.scoring.agreement import panel_agreement
 
-        panel = panel_agreement(phys_csv, runs.verdicts, confidence=opts.ci)
+        panel = panel_agreement(rep.physicians.csv, runs.verdicts, confidence=opts.ci)
         if panel.height and int(panel["physicians"][0]) >= 3:
             tables["physician_panel"] = panel
     judge = primary_judge(runs.case_scores, opts.primary_judge)
-    tags = _tags(cfg, runs, judge)
+    tags = _tags(cfg, rep, runs, judge)
     if tags is not None:
         tables["tags"] = tags
     if mapping.height:
         tables["specialty_mapping"] = mapping.sort(["group", "department"])
+    return _Computed(tables, judge, labels is not None, tags)
 
-    font = rep.get("font")
-    if rep.get("figures", True):
-        from medrealmm.common.fonts import cjk_font
 
-        font = cjk_font(font)   # fail early, with the fix, rather than draw boxes
-    b = Builder(font, bool(rep.get("figures", True)), dataset=str(cfg["data"]["name"]))
+def _figure_font(rep: ReportSettings) -> str | None:
+    """``report.font``, resolved when figures are drawn: fail early, with the fix, rather than draw boxes."""
+    if not rep.figures:
+        return rep.font
+    from medrealmm.common.fonts import cjk_font
+
+    return cjk_font(rep.font)
+
+
+def _add_sections(b: Builder, runs: RunSet, c: _Computed, opts: ReportOptions, unmapped: list[str]) -> None:
     intro = b.section("how-to-read", "How to read this report")
     intro.blocks.append(Text(HOW_TO_READ.format(min_n=opts.min_n)))
     intro.blocks.append(Text("The `cases →` links of the tables open the cases behind a row in the case viewer; build "
                              "it first with `medrealmm view` (same data and paths.outputs)."))
     _runs_section(b, runs)
-    board = tables["leaderboard"].filter(pl.col("judge") == judge)
+    board = c.tables["leaderboard"].filter(pl.col("judge") == c.judge)
     order = board.with_columns(entry_labels(board)).sort("score", descending=True, nulls_last=True)["entry"].to_list()
-    _leaderboard_section(b, tables, judge)
-    _ablation_section(b, tables)
-    _breakdown_section(b, tables, opts, order, missing)
-    _distribution_section(b, tables)
-    _dataset_section(b, tables)
-    _paired_section(b, tables)
-    _worst_section(b, tables)
-    _judge_section(b, tables, labels is not None)
-    _tags_section(b, tags)
+    _leaderboard_section(b, c.tables, c.judge)
+    _ablation_section(b, c.tables)
+    _breakdown_section(b, c.tables, opts, order, unmapped)
+    _distribution_section(b, c.tables)
+    _dataset_section(b, c.tables)
+    _paired_section(b, c.tables)
+    _worst_section(b, c.tables)
+    _judge_section(b, c.tables, c.has_labels)
+    _tags_section(b, c.tags)
     _manifest_section(b, runs)
-    title = rep.get("title") or f"MedRealMM report: {cfg['data']['name']}"
+
+
+def build_document(cfg: dict[str, Any], runs: RunSet, settings: ReportSettings | None = None
+                   ) -> tuple[Document, dict[str, pl.DataFrame]]:
+    """The report over ``runs`` and its tables; ``settings``: the ``report`` group read already."""
+    rep = settings if settings is not None else report_settings(cfg)
+    opts = options_from_config(cfg, rep)
+    mapping, unmapped = _assign_specialties(rep, runs)
+    computed = _compute(cfg, rep, runs, opts, mapping)
+    b = Builder(_figure_font(rep), rep.figures, dataset=str(cfg["data"]["name"]))
+    _add_sections(b, runs, computed, opts, unmapped)
+    title = rep.title or f"MedRealMM report: {cfg['data']['name']}"
     subtitle = (f"{len(runs.runs)} run(s), {len(runs.models)} model(s), judge(s) {', '.join(runs.judges)} "
                 f"({judge_provenance(runs)}); "
                 f"{runs.case_scores['case_id'].n_unique()} cases; bootstrap {opts.n_boot} replicates, seed {opts.seed}")
-    return Document(title, subtitle, b.sections), tables
+    return Document(title, subtitle, b.sections), computed.tables
 
 
 def write_report(cfg: dict[str, Any]) -> ReportPaths:
     from medrealmm.manifest import build_manifest, write_json
     from medrealmm.report.document import render_html, render_markdown, write_figures
 
-    locations, root = run_locations(cfg)
-    runs = load_runs(locations, root=root, selection=str(cfg["report"].get("selection", "full")))
-    doc, tables = build_document(cfg, runs)
-    out = Path(cfg["report"]["out_dir"])
+    rep = report_settings(cfg)
+    locations, root = run_locations(cfg, rep)
+    runs = load_runs(locations, root=root, selection=rep.selection)
+    doc, tables = build_document(cfg, runs, rep)
+    out = rep.out_path
     paths = ReportPaths(out / "report.html", out / "report.md", out / "tables", out / "figures")
     paths.tables.mkdir(parents=True, exist_ok=True)
     for name, df in tables.items():

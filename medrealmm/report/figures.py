@@ -21,6 +21,7 @@ from typing import Any
 
 import matplotlib as mpl
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.colors import Colormap, Normalize, to_rgba
@@ -529,18 +530,13 @@ def agreement_figure(agree: pl.DataFrame, *, metric: str = "ac1", font: str | No
     a value (NaN/null) stay blank.
     """
     agree = _check(agree, "agreement_figure", ["rater_a", "rater_b", "polarity", metric])
-    known = ["all", "positive", "negative"]
     found = _uniques(agree, "polarity")
-    polarities = [p for p in known if p in found] + [p for p in found if p not in known]
+    polarities = [p for p in _POLARITIES if p in found] + [p for p in found if p not in _POLARITIES]
     raters: list[Any] = []
     for a, b in agree.select("rater_a", "rater_b").iter_rows():
         raters += [x for x in (a, b) if x not in raters]
-    idx = {r: i for i, r in enumerate(raters)}
-    has_n = "n" in agree.columns
-    values = [_num(v) for v in agree.get_column(metric).to_list()]
-    finite = [v for v in values if not math.isnan(v)]
-    vmin = min(0.0, math.floor(min(finite, default=0.0) * 10) / 10)
-    norm = Normalize(vmin, 1.0)
+    finite = [v for v in (_num(v) for v in agree.get_column(metric).to_list()) if not math.isnan(v)]
+    norm = Normalize(min(0.0, math.floor(min(finite, default=0.0) * 10) / 10), 1.0)
     cmap: Colormap = mpl.colormaps["YlGnBu"].with_extremes(bad="white")
     side = 0.7 * len(raters) + 0.4
     label_w = label_inches(raters)
@@ -551,45 +547,67 @@ def agreement_figure(agree: pl.DataFrame, *, metric: str = "ac1", font: str | No
         axes = fig.subplots(1, len(polarities), squeeze=False, sharey=True)[0]
         im = None
         for ax, pol in zip(axes, polarities, strict=True):
-            grid = np.full((len(raters), len(raters)), np.nan)
-            ns: dict[tuple[int, int], Any] = {}
-            for r in agree.filter(pl.col("polarity") == pol).iter_rows(named=True):
-                i, j = idx[r["rater_a"]], idx[r["rater_b"]]
-                if not math.isnan(grid[i, j]):
-                    log.warning("agreement_figure: several %s rows for (%s, %s, %s); keeping the first",
-                                metric, r["rater_a"], r["rater_b"], pol)
-                    continue
-                grid[i, j] = grid[j, i] = _num(r[metric])
-                if has_n:
-                    ns[i, j] = ns[j, i] = r["n"]
+            grid, ns = _agreement_grid(agree.filter(pl.col("polarity") == pol), raters, metric, pol)
             im = ax.imshow(grid, cmap=cmap, norm=norm, interpolation="nearest")
-            for i in range(len(raters)):  # the diagonal (a rater with itself) greyed, unlike a missing pair
-                ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor="0.93", linewidth=0))
-            for i in range(len(raters)):
-                for j in range(len(raters)):
-                    v = grid[i, j]
-                    if math.isnan(v):
-                        continue
-                    n = ns.get((i, j))
-                    txt = f"{v:.2f}" + (f"\nn={int(n)}" if n is not None else "")
-                    ax.text(j, i, txt, ha="center", va="center", fontsize=7.5, color=_ink(cmap(norm(v))),
-                            linespacing=1.15)
-            ticks = range(len(raters))
-            ax.set_xticks(ticks, [str(r) for r in raters], rotation=45, ha="right", rotation_mode="anchor")
-            ax.set_yticks(ticks, [str(r) for r in raters])
-            ax.tick_params(axis="y", labelleft=ax is axes[0])
-            ax.set_xticks(np.arange(len(raters) + 1) - 0.5, minor=True)
-            ax.set_yticks(np.arange(len(raters) + 1) - 0.5, minor=True)
-            ax.grid(which="minor", color="white", lw=1.5)
-            ax.tick_params(which="both", length=0)
-            for s in ("top", "right", "bottom", "left"):
-                ax.spines[s].set_visible(False)
-            ax.set_title(f"{pol} criteria" if pol in known[1:] else f"{pol}", loc="left")
+            _annotate_agreement(ax, grid, ns, cmap, norm)
+            _agreement_axes(ax, raters, first=ax is axes[0])
+            ax.set_title(f"{pol} criteria" if pol in _POLARITIES[1:] else f"{pol}", loc="left")
         assert im is not None
         cbar = fig.colorbar(im, ax=list(axes), shrink=0.8, pad=0.02)
         cbar.set_label(metric)
         fig.suptitle(f"Inter-rater agreement ({metric})")
         return render_png(fig)
+
+
+_POLARITIES = ("all", "positive", "negative")
+
+
+def _agreement_grid(rows: pl.DataFrame, raters: list[Any], metric: str, pol: str
+                    ) -> tuple[npt.NDArray[np.float64], dict[tuple[int, int], Any]]:
+    """One polarity's symmetric rater x rater matrix of ``metric`` (NaN: no value) and the item counts."""
+    idx = {r: i for i, r in enumerate(raters)}
+    grid = np.full((len(raters), len(raters)), np.nan)
+    ns: dict[tuple[int, int], Any] = {}
+    for r in rows.iter_rows(named=True):
+        i, j = idx[r["rater_a"]], idx[r["rater_b"]]
+        if not math.isnan(grid[i, j]):
+            log.warning("agreement_figure: several %s rows for (%s, %s, %s); keeping the first",
+                        metric, r["rater_a"], r["rater_b"], pol)
+            continue
+        grid[i, j] = grid[j, i] = _num(r[metric])
+        if "n" in rows.columns:
+            ns[i, j] = ns[j, i] = r["n"]
+    return grid, ns
+
+
+def _annotate_agreement(ax: Axes, grid: npt.NDArray[np.float64], ns: dict[tuple[int, int], Any], cmap: Colormap,
+                        norm: Normalize) -> None:
+    """The diagonal greyed (a rater with itself, unlike a missing pair), every value (and n) in its cell."""
+    size = grid.shape[0]
+    for i in range(size):
+        ax.add_patch(Rectangle((i - 0.5, i - 0.5), 1, 1, facecolor="0.93", linewidth=0))
+    for i in range(size):
+        for j in range(size):
+            v = grid[i, j]
+            if math.isnan(v):
+                continue
+            n = ns.get((i, j))
+            txt = f"{v:.2f}" + (f"\nn={int(n)}" if n is not None else "")
+            ax.text(j, i, txt, ha="center", va="center", fontsize=7.5, color=_ink(cmap(norm(v))), linespacing=1.15)
+
+
+def _agreement_axes(ax: Axes, raters: list[Any], *, first: bool) -> None:
+    """Rater names on both axes (on the y axis of the first panel only), white cell borders, no spines."""
+    ticks = range(len(raters))
+    ax.set_xticks(ticks, [str(r) for r in raters], rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticks(ticks, [str(r) for r in raters])
+    ax.tick_params(axis="y", labelleft=first)
+    ax.set_xticks(np.arange(len(raters) + 1) - 0.5, minor=True)
+    ax.set_yticks(np.arange(len(raters) + 1) - 0.5, minor=True)
+    ax.grid(which="minor", color="white", lw=1.5)
+    ax.tick_params(which="both", length=0)
+    for s in ("top", "right", "bottom", "left"):
+        ax.spines[s].set_visible(False)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import polars as pl
 
 from medrealmm import atomic
 from medrealmm.common.tables import markdown_table
+from medrealmm.report.settings import ReportSettings
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def collect(runs_root: Path, *, selection: str = "full") -> tuple[pl.DataFrame, 
 
 def write_leaderboard(cfg: dict[str, Any]) -> Path:
     root = Path(cfg["paths"]["outputs"]) / "runs" / cfg["data"]["name"]
-    board, notes = collect(root, selection=str((cfg.get("report") or {}).get("selection", "full")))
+    board, notes = collect(root, selection=ReportSettings.of(cfg.get("report"), "report").selection)
     atomic.write_parquet(root / "leaderboard.parquet", board)
     cols = ["rank", "model", "mode", "judge", "score", "ci_low", "ci_high", "n_scored", "n_excluded", "selection",
             "run"]

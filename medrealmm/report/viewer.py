@@ -44,6 +44,30 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
                title: str = "", physicians: pl.DataFrame | None = None) -> Path:
     """Write the viewer for ``runs`` into ``out_dir``; ``dataset`` (a loaded Dataset) supplies the dialogue,
     images, ``y_orig`` and rubric texts. Returns the ``index.html`` path."""
+    data_dir = _fresh_folders(out_dir)
+    run_rows, gens, verdicts = _run_rows(runs)
+    by_id = {c.id: c for c in (dataset.cases if dataset is not None else [])}
+    case_ids = sorted(set(runs.case_scores["case_id"].to_list()) | set(by_id), key=lambda x: (x not in by_id, x))
+    index = {"title": title, "dataset": runs.runs[0].manifest.get("dataset", {}).get("name") if runs.runs else "",
+             "runs": run_rows, "cases": _case_rows(runs, case_ids, by_id, specialty or {}),
+             "scores": _score_columns(runs, run_rows, case_ids), "chunk": CHUNK}
+    write_text(data_dir / "index.js", _js("index", index))
+    gen_at, ver_at = _index_rows(run_rows, gens, verdicts)
+    labels = _physician_verdicts(physicians)
+    images: dict[str, str] = {}
+    for start in range(0, len(case_ids), CHUNK):
+        chunk = {}
+        for cid in case_ids[start:start + CHUNK]:
+            chunk[cid] = _case_detail(cid, by_id.get(cid), run_rows, gen_at, ver_at, dataset, out_dir, images)
+            if cid in labels:
+                chunk[cid]["physicians"] = labels[cid]
+        write_text(data_dir / "cases" / f"{start // CHUNK}.js", _js(f"chunk:{start // CHUNK}", chunk))
+    log.info("viewer: %d runs, %d cases, %d images in %s", len(run_rows), len(case_ids), len(images), out_dir)
+    return out_dir / "index.html"
+
+
+def _fresh_folders(out_dir: Path) -> Path:
+    """``out_dir`` with the page's assets, an empty ``data/cases/`` and ``img/``; returns the data folder."""
     out_dir.mkdir(parents=True, exist_ok=True)
     data_dir = out_dir / "data"
     if data_dir.exists():
@@ -53,7 +77,11 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
     for name in ASSETS:
         write_text(out_dir / name, resources.files("medrealmm.report").joinpath("viewer_assets", name)
                    .read_text(encoding="utf-8"))
+    return data_dir
 
+
+def _run_rows(runs: RunSet) -> tuple[list[dict[str, Any]], list[pl.DataFrame | None], list[pl.DataFrame]]:
+    """One viewer run per run x mode (its summary row), and per run its generations and verdicts."""
     run_rows, gens, verdicts = [], [], []
     for i, r in enumerate(runs.runs):
         cfg = r.manifest.get("config") or {}
@@ -70,23 +98,28 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
         g = r.path / "generations.parquet"
         gens.append(pl.read_parquet(g) if g.is_file() else None)
         verdicts.append(r.verdicts)
+    return run_rows, gens, verdicts
 
-    by_id = {c.id: c for c in (dataset.cases if dataset is not None else [])}
-    case_ids = sorted(set(runs.case_scores["case_id"].to_list()) | set(by_id),
-                      key=lambda x: (x not in by_id, x))
+
+def _case_rows(runs: RunSet, case_ids: list[str], by_id: dict[str, Any], specialty: dict[str, str]
+               ) -> list[dict[str, Any]]:
+    """Every case's attributes for the case list (from the dataset, else as the runs recorded them)."""
     meta = runs.case_scores.unique(subset=["case_id"], keep="first")
     attrs = {r["case_id"]: r for r in meta.iter_rows(named=True)}
     cases = []
     for k, cid in enumerate(case_ids):
         c, a = by_id.get(cid), attrs.get(cid, {})
         dept = c.department if c else a.get("department")
-        cases.append({"id": cid, "department": dept, "specialty": (specialty or {}).get((dept or "").strip(), ""),
+        cases.append({"id": cid, "department": dept, "specialty": specialty.get((dept or "").strip(), ""),
                       "intent": c.intent if c else a.get("intent"), "stage": c.stage if c else a.get("stage"),
                       "n_images": c.n_images if c else a.get("n_images"), "n_turns": c.n_turns if c else a.get("n_turns"),
                       "chunk": k // CHUNK})
-    pos = {cid: k for k, cid in enumerate(case_ids)}
+    return cases
 
-    # scores: per viewer run (run x mode) a list over cases of [score, status, pos_met, n_pos, neg_trig, n_neg, unscored]
+
+def _score_columns(runs: RunSet, run_rows: list[dict[str, Any]], case_ids: list[str]) -> list[list[Any]]:
+    """Per viewer run (run x mode) a list over cases of [score, status, pos_met, n_pos, neg_trig, n_neg, unscored]."""
+    pos = {cid: k for k, cid in enumerate(case_ids)}
     scores = []
     for row in run_rows:
         r = runs.runs[row["path"]]
@@ -96,27 +129,17 @@ def build_view(runs: RunSet, out_dir: Path, *, dataset: Any | None = None, speci
                             "n_unscored").iter_rows():
             col[pos[sc[0]]] = [_num(sc[1]), *sc[2:]]
         scores.append(col)
-    index = {"title": title, "dataset": runs.runs[0].manifest.get("dataset", {}).get("name") if runs.runs else "",
-             "runs": run_rows, "cases": cases, "scores": scores, "chunk": CHUNK}
-    write_text(data_dir / "index.js", _js("index", index))
+    return scores
 
-    gen_at, ver_at = _index_rows(run_rows, gens, verdicts)
+
+def _physician_verdicts(physicians: pl.DataFrame | None) -> dict[str, dict[str, list[Any]]]:
+    """physician_labels(): the majority verdict per (case, criterion), for any reply, by case id."""
     labels: dict[str, dict[str, list[Any]]] = {}
-    if physicians is not None:   # physician_labels(): majority verdict per (case, criterion), for any reply
-        for r in physicians.iter_rows(named=True):
-            labels.setdefault(r["case_id"], {})[r["criterion_id"]] = [
-                None if r["met"] is None else int(r["met"]), r.get("n_met"), r.get("n_physicians"),
-                {k: r.get(k) for k in ("model", "mode", "sample") if r.get(k) is not None}]
-    images: dict[str, str] = {}
-    for start in range(0, len(case_ids), CHUNK):
-        chunk = {}
-        for cid in case_ids[start:start + CHUNK]:
-            chunk[cid] = _case_detail(cid, by_id.get(cid), run_rows, gen_at, ver_at, dataset, out_dir, images)
-            if cid in labels:
-                chunk[cid]["physicians"] = labels[cid]
-        write_text(data_dir / "cases" / f"{start // CHUNK}.js", _js(f"chunk:{start // CHUNK}", chunk))
-    log.info("viewer: %d runs, %d cases, %d images in %s", len(run_rows), len(case_ids), len(images), out_dir)
-    return out_dir / "index.html"
+    for r in physicians.iter_rows(named=True) if physicians is not None else ():
+        labels.setdefault(r["case_id"], {})[r["criterion_id"]] = [
+            None if r["met"] is None else int(r["met"]), r.get("n_met"), r.get("n_physicians"),
+            {k: r.get(k) for k in ("model", "mode", "sample") if r.get(k) is not None}]
+    return labels
 
 
 def _image(ref: Any, dataset: Any, out_dir: Path, images: dict[str, str]) -> str | None:
@@ -196,26 +219,24 @@ def write_view(cfg: dict[str, Any]) -> Path:
     """``medrealmm view``: the runs the report would read (``report.runs``/``report.selection``), the
     dataset for the case texts and images when it can be loaded, into ``view.out_dir``."""
     from medrealmm.data.specialty import assign, load_groups
-    from medrealmm.report.build import run_locations
+    from medrealmm.report.build import configured_physician_labels, report_settings, run_locations
     from medrealmm.report.runs import load_runs
 
-    rep = cfg["report"]
-    locations, root = run_locations(cfg)
-    runs = load_runs(locations, root=root, selection=str(rep.get("selection", "full")))
+    rep = report_settings(cfg)
+    locations, root = run_locations(cfg, rep)
+    runs = load_runs(locations, root=root, selection=rep.selection)
     dataset = None
     try:
-        from medrealmm.data.loader import load_dataset
+        from medrealmm.data import load_dataset
 
         dataset = load_dataset({**cfg["data"], "check_images": False})
     except (ValueError, OSError) as e:
         log.warning("viewer: the dataset could not be loaded (%s); cases show what the runs recorded, no images", e)
-    groups = load_groups(rep.get("specialty_groups"))
+    groups = load_groups(rep.specialty_groups)
     depts = runs.case_scores["department"].drop_nulls().unique().to_list()
     specialty = {d: g for d, (g, _) in assign(depts, groups).items()}
     out = Path((cfg.get("view") or {}).get("out_dir") or Path(cfg["paths"]["outputs"]) / "view" / cfg["data"]["name"])
-    from medrealmm.report.build import configured_physician_labels
-
-    index = build_view(runs, out, dataset=dataset, specialty=specialty, physicians=configured_physician_labels(cfg),
-                       title=rep.get("title") or f"MedRealMM cases: {cfg['data']['name']}")
+    index = build_view(runs, out, dataset=dataset, specialty=specialty, physicians=configured_physician_labels(rep),
+                       title=rep.title or f"MedRealMM cases: {cfg['data']['name']}")
     log.info("viewer: open %s in a browser (no server needed)", index)
     return index
