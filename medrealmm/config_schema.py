@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-__all__ = ["ClusterSettings", "ConfigError", "GenerationSettings", "JudgingSettings", "PathsSettings", "PromptSettings",
+__all__ = ["ClusterSettings", "ConfigError", "DataSelection", "GenerationSettings", "JudgingSettings", "PathsSettings", "PromptSettings",
            "RunSettings", "ScoringSettings", "Settings", "ShardSettings", "check_config", "problems"]
 
 
@@ -216,15 +216,20 @@ class ClusterSettings(Settings):
     shard_hours: float = Field(default=4, ge=0)
 
 
-class Data(_Group):
-    name: str = Field(min_length=1)
-    format: Literal["sample", "jsonl", "parquet", "healthbench", "hf_release", "hf"]
-    path: str | None = None
-    strict: bool = False
+class DataSelection(_Group):
+    """The ``data`` settings that narrow a dataset to a run's cases (a run record's ``selection``)."""
+
     limit: int | None = Field(default=None, ge=1)
     subset: int | None = Field(default=None, ge=1)
     subset_seed: int = 0
     case_ids: list[str] | None = None
+
+
+class Data(DataSelection):
+    name: str = Field(min_length=1)
+    format: Literal["sample", "jsonl", "parquet", "healthbench", "hf_release", "hf"]
+    path: str | None = None
+    strict: bool = False
     max_abs_weight: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")

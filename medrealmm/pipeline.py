@@ -18,7 +18,8 @@ from typing import Any
 import polars as pl
 
 from medrealmm.data.checks import too_many_images
-from medrealmm.data.loader import Dataset, load_dataset
+from medrealmm.data.dataset import Dataset
+from medrealmm.data.loader import load_dataset
 from medrealmm.inference.engines import EnginePool, spec_hash
 from medrealmm.inference.generate import GenItem, plan_generations, run_generations
 from medrealmm.inference.prompts import PromptConfig, run_prompt_config

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from medrealmm.atomic import write_text
+from medrealmm.config_schema import DataSelection
 from medrealmm.schema import stable_hash
 
 log = logging.getLogger(__name__)
@@ -41,9 +42,10 @@ def now() -> str:
 
 def selection_of(data_cfg: Mapping[str, Any]) -> dict[str, Any]:
     """Which cases of the dataset a run covers: ``full`` or the options that narrowed it."""
-    sel = {k: data_cfg.get(k) for k in ("limit", "subset", "case_ids") if data_cfg.get(k) not in (None, [], "")}
+    chosen = DataSelection.model_validate(dict(data_cfg))
+    sel = {k: v for k in ("limit", "subset", "case_ids") if (v := getattr(chosen, k)) not in (None, [], "")}
     if "subset" in sel:
-        sel["subset_seed"] = data_cfg.get("subset_seed", 0)
+        sel["subset_seed"] = chosen.subset_seed
     return {"kind": "full"} if not sel else {"kind": "part", **sel}
 
 

@@ -209,7 +209,7 @@ def test_judge_through_an_openai_compatible_server(tmp_path, judge_server) -> No
 
 def test_bad_cases_are_recorded_and_the_run_goes_on(tmp_path, judge_server) -> None:
     from medrealmm.data.jsonl_io import write_jsonl
-    from medrealmm.data.loader import Dataset
+    from medrealmm.data.dataset import Dataset
 
     ds = Dataset(name="mine", root=SAMPLE.root, cases=SAMPLE.cases[:2], source="sample")
     cases_file = write_jsonl(ds, tmp_path / "mine")

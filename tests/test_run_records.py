@@ -16,7 +16,8 @@ import pytest
 
 from medrealmm import runrecord
 from medrealmm.data.jsonl_io import write_jsonl
-from medrealmm.data.loader import Dataset, load_dataset
+from medrealmm.data.dataset import Dataset
+from medrealmm.data.loader import load_dataset
 from tests.conftest import cli, read_tables, run_dir
 
 SAMPLE = load_dataset({"format": "sample"})
