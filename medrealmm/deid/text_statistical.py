@@ -241,9 +241,14 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
         if tok.word[0] not in SURNAMES and tok.word[:2] not in COMPOUND_SURNAMES:
             # the segmenter glued a word that takes a person to the surname after it (带张 + 英去, 带高敏,
             # 替黎欢): a name may start on the token's second character when the token is no dictionary word
-            k = 1 if len(tok.word) >= 2 and (tok.word[0] in NAME_LEFT or tok.word[0] in _KIN_CHARS) else \
-                2 if len(tok.word) >= 3 and _NAME_LEFT_WORDS.search(tok.word[:2]) else 0
-            if not k or (tok.word[k] not in SURNAMES and tok.word[k:k + 2] not in COMPOUND_SURNAMES):
+            w = tok.word
+            if len(w) < 2:
+                continue
+            if (w[0] in NAME_LEFT or w[0] in _KIN_CHARS) and (w[1] in SURNAMES or w[1:3] in COMPOUND_SURNAMES):
+                k = 1
+            elif len(w) >= 3 and w[2] in SURNAMES and _NAME_LEFT_WORDS.search(w[:2]):
+                k = 2
+            else:
                 continue
             if word_frequency(tok.word) >= 50 and not (k == 2 and tok.end == tok.start + 3 and i + 1 < n
                                                        and toks[i + 1].tag.startswith("n")):
@@ -318,13 +323,12 @@ def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
     """老张, 小李 (a common surname after 老/小, standing alone, or after a kinship word: 我外公老李,
     老伴老杨) and a pet name after 叫/小名 (朵朵). The whole nickname is masked: 老汤 is how he is known."""
     out = []
-    tags = {tok.start: tok for tok in toks}
     for m in _OLD_YOUNG.finditer(t):
         p = m.start()
         w = t[p:p + 2]
         if w[1] not in COMMON_SURNAMES or w[1] in AMBIGUOUS_SURNAMES:
             continue
-        tok = tags.get(p)
+        tok = next((tk for tk in toks if tk.start == p), None)
         tagged = tok is not None and tok.word == w and tok.tag == "nr"
         freq = word_frequency(w)
         if freq >= 1000 or (freq >= 100 and not tagged and w[1] not in _TOP_SURNAMES):
