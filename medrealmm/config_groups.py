@@ -12,14 +12,22 @@ from typing import Any
 from pydantic import BaseModel
 
 from medrealmm import config_schema
+from medrealmm.corpus.settings import CorpusSettings
+from medrealmm.deid.settings import DeidSettings
 from medrealmm.mccp.settings import MccpSettings
+from medrealmm.report.settings import ReportSettings
+from medrealmm.rubric.settings import RubricSettings
 from medrealmm.store.settings import StoreSettings
 
 __all__ = ["GROUPS", "check_config"]
 
 GROUPS: dict[str, type[BaseModel]] = {
     **config_schema.GROUPS,
+    "corpus": CorpusSettings,
+    "deid": DeidSettings,
     "mccp": MccpSettings,
+    "report": ReportSettings,
+    "rubric": RubricSettings,
     "store": StoreSettings,
 }
 """Group name (the key in the composed config) -> its settings model."""

@@ -256,6 +256,10 @@ def test_llm_check_closes_its_engine_and_checks_on_failure_first(tmp_path: Path,
     import medrealmm.inference.engines
     from medrealmm.config import compose
     from medrealmm.corpus.build import _llm_check
+    from medrealmm.corpus.settings import CorpusSettings
+
+    def llm(cfg: dict) -> object:         # corpus.dialogue_quality.llm, read (and checked) once at the entry
+        return CorpusSettings.of(cfg["corpus"], "corpus").dialogue_quality.llm
 
     events: list[str] = []
 
@@ -273,7 +277,7 @@ def test_llm_check_closes_its_engine_and_checks_on_failure_first(tmp_path: Path,
     monkeypatch.setattr(medrealmm.inference.engines, "EnginePool", FakePool)
     cfg = compose([f"paths.outputs={tmp_path}", "corpus.dialogue_quality.llm.enabled=true"])
     pools: list = []
-    check = _llm_check(cfg, pools)
+    check = _llm_check(cfg, llm(cfg), pools)
     assert check is not None and len(pools) == 1 and events == ["pool"]
     assert check([consultation(i) for i in range(3)]) == [None] * 3
     assert events == ["pool", "load", "close"]
@@ -281,7 +285,7 @@ def test_llm_check_closes_its_engine_and_checks_on_failure_first(tmp_path: Path,
                    "corpus.dialogue_quality.llm.on_failure=skip"])
     events.clear()
     with pytest.raises(ValueError, match=r"corpus\.dialogue_quality\.llm\.on_failure"):
-        _llm_check(bad, pools)
+        _llm_check(bad, llm(bad), pools)
     assert events == [] and len(pools) == 1
 
 

@@ -539,17 +539,18 @@ def test_logs_hold_no_recognised_text(report_run):
 def test_injected_span_finder_and_rules_switches(report_run):
     """The text rules are injectable: with no rules nothing is masked; a custom finder is used."""
     from medrealmm.deid.image.ocr import OcrDetector
+    from medrealmm.deid.settings import OcrSettings
     from medrealmm.deid.spans import Span
 
     ocr = report_run["ocr"]
     lines = ocr.read([report_run["original"]])[0]
-    none = OcrDetector(find_spans=lambda t: [], form_rules=False)
+    none = OcrDetector(OcrSettings(form_rules=False), find_spans=lambda t: [])
     assert none.boxes_from_lines(lines) == []
 
     def digits(text: str) -> list[Span]:
         return [Span(m.start(), m.end(), "ID", "test") for m in re.finditer(r"\d{8}", text)]
 
-    custom = OcrDetector(find_spans=digits, form_rules=False)
+    custom = OcrDetector(OcrSettings(form_rules=False), find_spans=digits)
     boxes = custom.boxes_from_lines(lines)
     assert boxes and {b.category for b in boxes} == {"ID"}
     assert len(boxes) < len(ocr.boxes_from_lines(lines))

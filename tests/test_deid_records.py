@@ -76,4 +76,4 @@ def test_removal_rule_face_and_masked_share(tmp_path: Path) -> None:
     assert RemovalRule(face_area_share=None, masked_area_share=None).reason(
         rec, [(slots[0], big_face + text_boxes, (100, 50))]) is None
     with pytest.raises(ValueError, match="face_area_share"):
-        RemovalRule.from_config({"face_area_share": 1.5})
+        RemovalRule.of({"face_area_share": 1.5}, "deid.remove_case")

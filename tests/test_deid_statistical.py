@@ -185,8 +185,8 @@ def test_config_switches() -> None:
     assert not {text[s.start:s.end] for s in off.find(text)} & {"王", "杭州", "市二院", "2023年5月"}
     rules_only = build_text_detector({"statistical": False})
     assert rules_only.statistical is None and "刘平" not in masked_with(rules_only, "刘平，56岁。")
-    with pytest.raises(ValueError, match="unknown deid.text.policy keys"):
-        TextPolicy.from_config({"citys": False})
+    with pytest.raises(ValueError, match=r"deid\.text\.policy\.citys: unknown setting"):
+        TextPolicy.of({"citys": False}, "deid.text.policy")
 
 
 def masked_with(detector, text: str) -> list[str]:

@@ -292,7 +292,7 @@ def test_bad_config_is_rejected(tmp_path):
 
     w = tmp_path / "w.pt"
     w.write_bytes(b"")
-    with pytest.raises(ValueError, match="unknown yolo detector keys"):
+    with pytest.raises(ValueError, match="yolo detector: unknown keys"):
         make_detector({"kind": "yolo", "weights": str(w), "treshold": 0.3})
     with pytest.raises(ValueError, match="unknown categories"):
         make_detector({"kind": "yolo", "weights": str(w), "classes": {"qr": "QRCODE"}})

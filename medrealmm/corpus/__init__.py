@@ -21,6 +21,15 @@ from medrealmm.corpus.funnel import (
     write_funnel,
 )
 from medrealmm.corpus.schema import Consultation, Event
+from medrealmm.corpus.settings import (
+    CorpusDeidSettings,
+    CorpusSettings,
+    DepartmentBalanceSettings,
+    DialogueQualitySettings,
+    ImageAvailabilitySettings,
+    QualityLLMSettings,
+    SideShareSettings,
+)
 
 __all__ = [
     "DEID",
@@ -28,12 +37,19 @@ __all__ = [
     "REVIEW",
     "REVIEW_REASON",
     "STAGES",
+    "SideShareSettings",
     "Consultation",
+    "CorpusDeidSettings",
+    "CorpusSettings",
     "DeidStageFactory",
+    "DepartmentBalanceSettings",
+    "DialogueQualitySettings",
     "Dropped",
     "Event",
     "FunnelResult",
+    "ImageAvailabilitySettings",
     "LLMCheck",
+    "QualityLLMSettings",
     "StageHook",
     "StageResult",
     "copy_images",

@@ -25,11 +25,12 @@ from medrealmm.corpus.funnel import (
     write_funnel,
 )
 from medrealmm.corpus.schema import Consultation
+from medrealmm.corpus.settings import CorpusSettings, QualityLLMSettings
 
 log = logging.getLogger(__name__)
 
-#: Builds stage 4 inside the funnel: ``(cfg, raw image root, work folder, review=...) -> stage``; the stage's
-#: masked output (``cases.jsonl`` and images) is ``<work>/output``.
+#: Builds stage 4 inside the funnel: ``(cfg, raw image root, work folder, review=..., discard_review=...) ->
+#: stage``; the stage's masked output (``cases.jsonl`` and images) is ``<work>/output``.
 DeidStageFactory = Callable[..., Callable[[list[Consultation]], StageResult]]
 
 
@@ -47,14 +48,13 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None,
                deid_stage: DeidStageFactory | None = None) -> FunnelResult:
     """Read ``corpus.input``, run the funnel, write outputs and the report. With ``corpus.deid.enabled``,
     ``deid_stage`` builds the de-identification stage (:func:`medrealmm.deid.funnel_step.deid_step`)."""
-    cfg = _with_input(_resolved(cfg))
-    corpus = cfg["corpus"]
-    src = Path(corpus["input"]).expanduser()
+    cfg, corpus = _with_input(_resolved(cfg))
+    src = Path(corpus.input or "").expanduser()
     if not src.is_file():
         raise FileNotFoundError(f"corpus.input {src} does not exist")
-    out_dir = Path(corpus.get("out_dir") or Path(cfg["paths"]["outputs"]) / "corpus" / src.stem)
-    hooks = _deid_hooks(cfg, src, out_dir, deid_stage)
-    result = _funnel(cfg, src, hooks, llm_check)
+    out_dir = Path(corpus.out_dir or Path(cfg["paths"]["outputs"]) / "corpus" / src.stem)
+    hooks = _deid_hooks(cfg, corpus, src, out_dir, deid_stage)
+    result = _funnel(cfg, corpus, src, hooks, llm_check)
     if hooks.masked is not None:
         _check_all_masked(result, hooks.masked)
     out = write_funnel(result, out_dir)
@@ -64,30 +64,29 @@ def run_corpus(cfg: Mapping[str, Any], *, llm_check: LLMCheck | None = None,
     from medrealmm.corpus.funnel_report import write_report    # imports matplotlib: only when a report is drawn
 
     write_report(result, out, font=(cfg.get("report") or {}).get("font"))
-    _write_manifest(cfg, src, result, Path(out))
+    _write_manifest(cfg, corpus, src, result, Path(out))
     return result
 
 
-def _with_input(cfg: dict[str, Any]) -> dict[str, Any]:
-    """``cfg`` with ``corpus.input`` checked, and ``sample`` replaced by the bundled raw logs' path."""
-    corpus = dict(cfg["corpus"])
-    if not corpus.get("input"):
+def _with_input(cfg: dict[str, Any]) -> tuple[dict[str, Any], CorpusSettings]:
+    """``cfg`` and its corpus settings (read once, here), with ``corpus.input`` checked, and ``sample`` replaced
+    by the bundled raw logs' path."""
+    corpus = CorpusSettings.of(cfg["corpus"], "corpus")
+    if not corpus.input:
         raise ValueError("corpus.input is not set: the raw log (JSONL) or dialogue file to build from "
                          "(corpus.input=sample: the bundled example logs)")
-    if corpus["input"] == "sample":   # the bundled raw logs of the sample benchmark (with noise to drop)
+    if corpus.input == "sample":   # the bundled raw logs of the sample benchmark (with noise to drop)
         from medrealmm.data import sample_dir
 
-        corpus["input"] = str(sample_dir() / "raw_logs.jsonl")
-    return {**cfg, "corpus": corpus}
+        corpus = corpus.model_copy(update={"input": str(sample_dir() / "raw_logs.jsonl")})
+    return {**cfg, "corpus": {**cfg["corpus"], "input": corpus.input}}, corpus
 
 
-def _deid_hooks(cfg: dict[str, Any], src: Path, out_dir: Path, deid_stage: DeidStageFactory | None) -> _DeidHooks:
+def _deid_hooks(cfg: dict[str, Any], corpus: CorpusSettings, src: Path, out_dir: Path,
+                deid_stage: DeidStageFactory | None) -> _DeidHooks:
     """Stages 4 and 5: recorded from an earlier ``medrealmm deid`` (``corpus.deid_dir``), run inside the funnel
     (``corpus.deid.enabled``: the kept consultations, and their images, are then the masked ones), or none."""
-    corpus = cfg["corpus"]
-    deid_dir = corpus.get("deid_dir")
-    record_review = bool(corpus.get("record_review", True))
-    in_funnel = bool((corpus.get("deid") or {}).get("enabled"))
+    deid_dir, record_review, in_funnel = corpus.deid_dir, corpus.record_review, corpus.deid.enabled
     if in_funnel and deid_dir:
         raise ValueError("corpus.deid.enabled=true runs de-identification inside the funnel; corpus.deid_dir records "
                          "an earlier `medrealmm deid` run instead: set only one of them")
@@ -102,17 +101,18 @@ def _deid_hooks(cfg: dict[str, Any], src: Path, out_dir: Path, deid_stage: DeidS
         raise ValueError("corpus.deid.enabled=true needs the de-identification stage: run the corpus through "
                          "medrealmm.deid.funnel_step.run_corpus (what `medrealmm corpus` does)")
     masked = out_dir / "deid" / "output"
-    return _DeidHooks(deid=deid_stage(cfg, src.parent, out_dir / "deid", review=record_review),
+    return _DeidHooks(deid=deid_stage(cfg, src.parent, out_dir / "deid", review=record_review,
+                                      discard_review=corpus.deid.discard_review),
                       review=masked if record_review else None, image_root=masked, masked=masked)
 
 
-def _funnel(cfg: dict[str, Any], src: Path, hooks: _DeidHooks, llm_check: LLMCheck | None) -> FunnelResult:
+def _funnel(cfg: dict[str, Any], corpus: CorpusSettings, src: Path, hooks: _DeidHooks,
+            llm_check: LLMCheck | None) -> FunnelResult:
     """The funnel on ``src``; an LLM quality check's engine is closed whatever happens."""
-    corpus = cfg["corpus"]
     pools: list[Any] = []
     try:
-        check = llm_check or _llm_check(cfg, pools)
-        return run_funnel(read_input(src, str(corpus.get("format", "jsonl")), corpus.get("mapping")), corpus,
+        check = llm_check or _llm_check(cfg, corpus.dialogue_quality.llm, pools)
+        return run_funnel(read_input(src, corpus.format, corpus.mapping), corpus,
                           deid=hooks.deid, review=hooks.review, llm_check=check)
     finally:
         for pool in pools:
@@ -141,13 +141,13 @@ def _remove_earlier_images(out: Path) -> None:
         log.info("funnel: removed %s from an earlier run before copying the masked images", images)
 
 
-def _write_manifest(cfg: dict[str, Any], src: Path, result: FunnelResult, out: Path) -> None:
+def _write_manifest(cfg: dict[str, Any], corpus: CorpusSettings, src: Path, result: FunnelResult, out: Path) -> None:
     from medrealmm.manifest import build_manifest, write_json
 
     write_json(out / "manifest.json", build_manifest(
         config=cfg, dataset={"input": str(src)}, engines={},
         stats={"kept": len(result.kept), "dropped": len(result.dropped), "errors": len(result.errors)},
-        seeds={"corpus.department_balance.seed": (cfg["corpus"].get("department_balance") or {}).get("seed")}))
+        seeds={"corpus.department_balance.seed": corpus.department_balance.seed}))
 
 
 def _resolved(cfg: Any) -> dict[str, Any]:
@@ -162,18 +162,14 @@ def _resolved(cfg: Any) -> dict[str, Any]:
         raise ValueError(f"corpus config cannot be resolved: {e}") from None
 
 
-def _llm_check(cfg: dict[str, Any], pool_box: list[Any]) -> LLMCheck | None:
+def _llm_check(cfg: dict[str, Any], c: QualityLLMSettings, pool_box: list[Any]) -> LLMCheck | None:
     """The batched LLM quality check of ``corpus.dialogue_quality.llm`` on the model/backend groups.
 
     Its engine is closed as soon as the check has run (the deid text agent, later in the funnel, may load
     its own engine for the same model: never two big engines at once); ``pool_box`` gets the pool so the
     caller closes it too when the check is never called."""
-    c = dict((cfg["corpus"].get("dialogue_quality") or {}).get("llm") or {})
-    if not c.get("enabled"):
+    if not c.enabled:
         return None
-    on_failure = str(c.get("on_failure", "keep"))
-    if on_failure not in ("keep", "drop"):     # before any engine loads
-        raise ValueError(f"corpus.dialogue_quality.llm.on_failure must be 'keep' or 'drop', not {on_failure!r}")
     from medrealmm.corpus.quality_llm import DialogueQualityJudge
     from medrealmm.inference.base import Sampling
     from medrealmm.inference.engines import EnginePool
@@ -185,12 +181,10 @@ def _llm_check(cfg: dict[str, Any], pool_box: list[Any]) -> LLMCheck | None:
     def check(consultations: Sequence[Consultation]) -> list[str | None]:
         try:
             judge = DialogueQualityJudge(pool.get(cfg["model"], cfg["backend"]),
-                                         sampling=Sampling.from_config(c.get("sampling"), seed=seed),
-                                         max_retries=int(c.get("max_retries", 2)),
-                                         chunk_size=int(c.get("chunk_size", 64)),
-                                         structured=bool(c.get("structured", True)),
+                                         sampling=Sampling.from_config(c.sampling, seed=seed),
+                                         max_retries=c.max_retries, chunk_size=c.chunk_size, structured=c.structured,
                                          chat_template_kwargs=dict(cfg["model"].get("chat_template_kwargs") or {}),
-                                         seed=seed, on_failure=on_failure)
+                                         seed=seed, on_failure=c.on_failure)
             return judge(consultations)
         finally:
             pool.close()

@@ -57,13 +57,22 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 
 from medrealmm.atomic import write_bytes, write_lines, write_parquet
 from medrealmm.config import plain
+from medrealmm.config_schema import Settings
+from medrealmm.corpus import settings
 from medrealmm.corpus.schema import Consultation
+from medrealmm.corpus.settings import (
+    CorpusSettings,
+    DepartmentBalanceSettings,
+    DialogueQualitySettings,
+    ImageAvailabilitySettings,
+    SideShareSettings,
+)
 from medrealmm.data import resolve_image_path, subset_key
 from medrealmm.schema import CaseError
 from medrealmm.csvsafe import write_csv
@@ -75,7 +84,7 @@ INPUT = "input"
 DEID, REVIEW = "deid", "review"
 REVIEW_REASON = "rejected by reviewer"
 
-DEFAULT_CANCEL_PHRASES = ("退款", "申请退款", "取消订单", "取消咨询", "不问了", "不咨询了", "退钱", "退费")
+DEFAULT_CANCEL_PHRASES = tuple(settings.DEFAULT_CANCEL_PHRASES)
 
 LLMCheck = Callable[[Sequence[Consultation]], "list[str | None]"]
 StageHook = Mapping[str, str] | str | Path | Callable[[list[Consultation]], "StageResult"]
@@ -120,29 +129,37 @@ class FunnelResult:
 # config helpers
 
 
-def _section(cfg: Mapping[str, Any] | None, name: str) -> dict[str, Any]:
-    """The stage's section from the corpus config, or ``cfg`` itself when it is already a section."""
-    cfg = plain(cfg) or {}
-    if name in cfg and isinstance(cfg[name], Mapping):
-        return dict(cfg[name])
-    return {k: v for k, v in cfg.items() if k not in STAGES}
+S = TypeVar("S", bound=Settings)
+
+#: A stage's config: its typed section, the corpus settings holding it, or a plain dict of either
+#: (missing keys take the defaults of :mod:`medrealmm.corpus.settings`).
+StageConfig = Settings | Mapping[str, Any] | None
 
 
-def _enabled(c: Mapping[str, Any]) -> bool:
-    return bool(c.get("enabled", True))
+def _section(cfg: StageConfig, model: type[S], name: str) -> S:
+    """The stage's typed section: ``cfg`` itself when it is the section, else the section of the corpus
+    config ``cfg`` is (a plain dict is the corpus config when one of its keys is a corpus-level one)."""
+    if isinstance(cfg, model):
+        return cfg
+    if isinstance(cfg, CorpusSettings):
+        return getattr(cfg, name)
+    c = plain(cfg) or {}
+    if set(c) & set(CorpusSettings.model_fields):
+        return getattr(CorpusSettings.of(c, "corpus"), name)
+    return model.of(c, f"corpus.{name}")
 
 
 # --------------------------------------------------------------------------------------------------
 # stage 1: image availability
 
 
-def image_availability(consultations: Iterable[Consultation], cfg: Mapping[str, Any] | None = None) -> StageResult:
+def image_availability(consultations: Iterable[Consultation], cfg: StageConfig = None) -> StageResult:
     """Keep consultations with at least ``min_images`` patient-uploaded medical images."""
-    c = _section(cfg, "image_availability")
+    c = _section(cfg, ImageAvailabilitySettings, "image_availability")
     items = list(consultations)
-    if not _enabled(c):
+    if not c.enabled:
         return StageResult("image_availability", items, skipped=True)
-    need = int(c.get("min_images", 1))
+    need = c.min_images
     res = StageResult("image_availability", [])
     for cons in items:
         n = sum(e.is_medical_image for e in cons.events)
@@ -177,10 +194,9 @@ def text_chars(cons: Consultation) -> int:
     return sum(len(e.content.strip()) for e in _sides(cons) if e.modality == "text")
 
 
-def _cancel_reason(cons: Consultation, c: Mapping[str, Any]) -> str | None:
-    phrases = [str(p) for p in (c.get("cancel_phrases") or DEFAULT_CANCEL_PHRASES) if str(p)]
-    need = int(c.get("min_diagnostic_messages", 2))
-    min_chars = int(c.get("min_diagnostic_chars", 10))
+def _cancel_reason(cons: Consultation, c: DialogueQualitySettings) -> str | None:
+    phrases = [p for p in (c.cancel_phrases or DEFAULT_CANCEL_PHRASES) if p]     # an empty list: the defaults
+    need, min_chars = c.min_diagnostic_messages, c.min_diagnostic_chars
     events = _sides(cons)
     if not events or not phrases:
         return None
@@ -203,40 +219,39 @@ def _cancel_reason(cons: Consultation, c: Mapping[str, Any]) -> str | None:
             f"doctor message(s) < {need}")
 
 
-def quality_reason(cons: Consultation, cfg: Mapping[str, Any] | None = None) -> str | None:
-    """Why ``cons`` fails the dialogue-quality rules (the first failing one), or None."""
-    c = _section(cfg, "dialogue_quality")
-    lo, hi = int(c.get("min_turns", 5)), int(c.get("max_turns", 30))
-    turns = count_turns(cons)
-    if turns < lo:
-        return f"turns {turns} < {lo}"
-    if turns > hi:
-        return f"turns {turns} > {hi}"
-    max_chars = c.get("max_chars", 4000)
-    if max_chars is not None:
-        n = text_chars(cons)
-        if n > int(max_chars):
-            return f"text {n} chars > {int(max_chars)}"
-    shares = c.get("max_side_share", {"doctor": 0.5})
-    if isinstance(shares, (int, float)):
-        shares = {"doctor": shares}
+def _side_share_reason(cons: Consultation, shares: SideShareSettings | None) -> str | None:
     events = _sides(cons)
     for side in ("doctor", "patient"):
-        cap = (shares or {}).get(side)
+        cap = getattr(shares, side) if shares is not None else None
         if cap is None or not events:
             continue
         n = sum(e.speaker == side for e in events)
         if n / len(events) > float(cap):
             return f"{side} sends {n}/{len(events)} messages ({n / len(events):.2f} > {float(cap):.2f})"
-    return _cancel_reason(cons, c) or None
+    return None
 
 
-def dialogue_quality(consultations: Iterable[Consultation], cfg: Mapping[str, Any] | None = None, *,
+def quality_reason(cons: Consultation, cfg: StageConfig = None) -> str | None:
+    """Why ``cons`` fails the dialogue-quality rules (the first failing one), or None."""
+    c = _section(cfg, DialogueQualitySettings, "dialogue_quality")
+    turns = count_turns(cons)
+    if turns < c.min_turns:
+        return f"turns {turns} < {c.min_turns}"
+    if turns > c.max_turns:
+        return f"turns {turns} > {c.max_turns}"
+    if c.max_chars is not None:
+        n = text_chars(cons)
+        if n > c.max_chars:
+            return f"text {n} chars > {c.max_chars}"
+    return _side_share_reason(cons, c.max_side_share) or _cancel_reason(cons, c) or None
+
+
+def dialogue_quality(consultations: Iterable[Consultation], cfg: StageConfig = None, *,
                      llm_check: LLMCheck | None = None) -> StageResult:
     """Drop consultations that are too short/long, one-sided, or cancelled before any diagnosis."""
-    c = _section(cfg, "dialogue_quality")
+    c = _section(cfg, DialogueQualitySettings, "dialogue_quality")
     items = list(consultations)
-    if not _enabled(c):
+    if not c.enabled:
         return StageResult("dialogue_quality", items, skipped=True)
     res = StageResult("dialogue_quality", [])
     passed = []
@@ -300,18 +315,16 @@ def department_quotas(sizes: Mapping[str, int], target: int, *, floor: int = 0,
     return quota
 
 
-def department_balance(consultations: Iterable[Consultation], cfg: Mapping[str, Any] | None = None) -> StageResult:
+def department_balance(consultations: Iterable[Consultation], cfg: StageConfig = None) -> StageResult:
     """Stratified seeded sampling to ``target_size`` with per-department caps and a long-tail floor."""
-    c = _section(cfg, "department_balance")
+    c = _section(cfg, DepartmentBalanceSettings, "department_balance")
     items = list(consultations)
-    if not _enabled(c):
+    if not c.enabled:
         return StageResult("department_balance", items, skipped=True)
-    target = int(c.get("target_size", len(items)))
-    floor = int(c.get("floor", 0) or 0)
-    seed = int(c.get("seed", 0) or 0)
-    caps = [int(c["max_per_department"])] if c.get("max_per_department") is not None else []
-    if c.get("max_share") is not None:
-        caps.append(max(1, math.floor(float(c["max_share"]) * target)))
+    target, floor, seed = c.target_size, c.floor, c.seed
+    caps = [c.max_per_department] if c.max_per_department is not None else []
+    if c.max_share is not None:
+        caps.append(max(1, math.floor(c.max_share * target)))
     cap = min(caps) if caps else None
     by_dept: dict[str, list[Consultation]] = defaultdict(list)
     for cons in items:
@@ -403,11 +416,12 @@ def _counts(stages: Sequence[tuple[str, list[Consultation], list[tuple[str, str]
     return pl.DataFrame(rows, schema=schema)
 
 
-def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: Mapping[str, Any] | None = None, *,
-               deid: StageHook | None = None, review: StageHook | None = None,
+def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: CorpusSettings | Mapping[str, Any] | None = None,
+               *, deid: StageHook | None = None, review: StageHook | None = None,
                llm_check: LLMCheck | None = None) -> FunnelResult:
-    """Run the stages in order; CaseErrors in the input are set aside in ``errors``."""
-    cfg = plain(cfg) or {}
+    """Run the stages in order; CaseErrors in the input are set aside in ``errors``. ``cfg``: the corpus
+    settings (a plain dict is read as :class:`~medrealmm.corpus.settings.CorpusSettings`, defaults filled)."""
+    corpus = CorpusSettings.of(plain(cfg), "corpus")
     items: list[Consultation] = []
     errors: list[CaseError] = []
     seen: set[str] = set()
@@ -427,9 +441,9 @@ def run_funnel(consultations: Iterable[Consultation | CaseError], cfg: Mapping[s
     skipped: list[str] = []
     current = items
     steps: list[tuple[str, Callable[[list[Consultation]], StageResult]]] = [
-        ("image_availability", lambda xs: image_availability(xs, cfg)),
-        ("dialogue_quality", lambda xs: dialogue_quality(xs, cfg, llm_check=llm_check)),
-        ("department_balance", lambda xs: department_balance(xs, cfg)),
+        ("image_availability", lambda xs: image_availability(xs, corpus.image_availability)),
+        ("dialogue_quality", lambda xs: dialogue_quality(xs, corpus.dialogue_quality, llm_check=llm_check)),
+        ("department_balance", lambda xs: department_balance(xs, corpus.department_balance)),
     ]
     if callable(deid):
         steps.append((DEID, deid))

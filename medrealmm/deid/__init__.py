@@ -5,6 +5,20 @@ black rectangles); the audit trail records what was masked — category, detecto
 and never the identifying text itself.
 """
 
+from medrealmm.deid.removal import RemovalRule
+from medrealmm.deid.settings import (
+    CodeSettings,
+    DeidSettings,
+    DetectorSpec,
+    ImageSettings,
+    OcrSettings,
+    ReviewSettings,
+    TextSettings,
+    YoloSettings,
+    YuNetSettings,
+)
 from medrealmm.deid.text_detect import detect_text
+from medrealmm.deid.text_policy import TextPolicy
 
-__all__ = ["detect_text"]
+__all__ = ["CodeSettings", "DeidSettings", "DetectorSpec", "ImageSettings", "OcrSettings", "RemovalRule",
+           "ReviewSettings", "TextPolicy", "TextSettings", "YoloSettings", "YuNetSettings", "detect_text"]

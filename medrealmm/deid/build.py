@@ -3,47 +3,57 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from medrealmm.deid.settings import DeidSettings, DetectorSpec, ImageSettings, TextSettings
 from medrealmm.deid.stage import DeidConfig, DeidFailed, DeidStage, TextMasker
 from medrealmm.store import stable_hash
 
 log = logging.getLogger(__name__)
 
 
-def image_detectors(cfg: dict[str, Any]) -> list[Any]:
+def image_detectors(image: ImageSettings) -> list[Any]:
     """The enabled detectors of ``deid.image.detectors``, each built by its ``kind``."""
     from medrealmm.deid.image.base import make_detector
 
     out = []
-    for name, spec in (cfg["deid"]["image"].get("detectors") or {}).items():
-        if not spec or not spec.get("enabled", True):
-            continue
-        if spec.get("kind") == "yunet" and not spec.get("model"):
-            raise DeidFailed(f"deid.image.detectors.{name}: faces are detected with OpenCV YuNet, which needs its "
-                             f"model file: set deid.image.detectors.{name}.model=/path/face_detection_yunet_*.onnx "
-                             f"(OpenCV Zoo), or turn face masking off with deid.image.detectors.{name}.enabled=false")
-        if spec.get("kind") == "yolo" and not spec.get("weights"):
-            raise DeidFailed(f"deid.image.detectors.{name}: a YOLO detector needs weights: set "
-                             f"deid.image.detectors.{name}.weights=/path/best.pt (train a QR/barcode one with "
-                             "`medrealmm deid-train-qr`)")
+    for name, spec in image.enabled().items():
+        missing = _missing_model(name, spec)
+        if missing is not None:
+            raise DeidFailed(missing)
         try:
-            det = make_detector({k: v for k, v in spec.items() if k != "enabled"})
+            det = make_detector(spec.entry())
         except (FileNotFoundError, ValueError) as e:
             raise DeidFailed(f"deid.image.detectors.{name}: {e}") from e
         out.append(det)
     return out
 
 
-def text_masker(cfg: dict[str, Any]) -> tuple[TextMasker, Any | None]:
+def _missing_model(name: str, spec: DetectorSpec) -> str | None:
+    """What to set when an enabled detector has no model file (YuNet) or weights (YOLO), or None."""
+    own = spec.options()
+    if spec.kind == "yunet" and not own.get("model"):
+        return (f"deid.image.detectors.{name}: faces are detected with OpenCV YuNet, which needs its "
+                f"model file: set deid.image.detectors.{name}.model=/path/face_detection_yunet_*.onnx "
+                f"(OpenCV Zoo), or turn face masking off with deid.image.detectors.{name}.enabled=false")
+    if spec.kind == "yolo" and not own.get("weights"):
+        return (f"deid.image.detectors.{name}: a YOLO detector needs weights: set "
+                f"deid.image.detectors.{name}.weights=/path/best.pt (train a QR/barcode one with "
+                "`medrealmm deid-train-qr`)")
+    return None
+
+
+def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tuple[TextMasker, Any | None]:
     """Rules and the statistical layer (:func:`~medrealmm.deid.text_detect.build_text_detector`, the
     builder :func:`medrealmm.deid.detect_text` uses too), plus the LLM agent on the ``model``/``backend``
-    groups when ``deid.text.agent``."""
+    groups when ``deid.text.agent``. ``text``: ``deid.text`` already read (default: read from ``cfg``)."""
     from medrealmm.deid.text_detect import build_text_detector
 
-    text = cfg["deid"]["text"]
-    if not text.get("rules", True) and not text.get("statistical", True) and not text.get("agent"):
+    if text is None:
+        text = DeidSettings.of(cfg["deid"], "deid").text
+    if not text.rules and not text.statistical and not text.agent:
         raise DeidFailed("deid.text.rules, deid.text.statistical and deid.text.agent are all false: nothing would "
                          "mask the text")
     try:
@@ -52,13 +62,13 @@ def text_masker(cfg: dict[str, Any]) -> tuple[TextMasker, Any | None]:
         raise DeidFailed(f"deid.text: {e}") from e
     rules = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
     agent, pool = None, None
-    if text.get("agent"):
+    if text.agent:
         from medrealmm.deid.agent import AgentDetector
         from medrealmm.inference.engines import EnginePool
 
         pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
         backend = pool.get(cfg["model"], cfg["backend"])
-        agent = AgentDetector(backend, chunk_size=int(text.get("agent_chunk_size", 64)))
+        agent = AgentDetector(backend, chunk_size=text.agent_chunk_size)
     return TextMasker(rules, agent), pool
 
 
@@ -71,16 +81,16 @@ def run_deid(cfg: dict[str, Any]) -> dict[str, Any]:
     from medrealmm.deid.image.pipeline import ImagePipeline
     from medrealmm.manifest import build_manifest, write_json
 
-    conf = DeidConfig.from_config(cfg)
-    detectors = image_detectors(cfg)
-    masker, pool = text_masker(cfg)
-    images = ImagePipeline(detectors, pad=conf.pad) if detectors else None
-    if images is None:
+    settings = DeidSettings.of(cfg["deid"], "deid")
+    conf = DeidConfig.from_settings(settings)
+    detectors = image_detectors(settings.image)
+    masker, pool = text_masker(cfg, settings.text)
+    if not detectors:
         log.warning("no image detector is enabled: images are copied with their metadata removed only")
-        images = ImagePipeline([], pad=conf.pad)
-    d = cfg["deid"]
+    images = ImagePipeline(detectors, pad=conf.pad)
+    d = cfg["deid"]     # the fingerprint hashes the config as given, so earlier runs' parts stay reusable
     fingerprint = stable_hash({"text": d["text"], "image": d["image"], "remove_case": d["remove_case"],
-                               "model": cfg["model"] if d["text"].get("agent") else None})
+                               "model": cfg["model"] if settings.text.agent else None})
     conf.out_dir.mkdir(parents=True, exist_ok=True)
     try:
         summary = DeidStage(conf, masker, images, fingerprint).run()
@@ -95,16 +105,17 @@ def run_deid(cfg: dict[str, Any]) -> dict[str, Any]:
 def run_review(cfg: dict[str, Any]) -> None:
     from medrealmm.deid.review import Sampling, apply_decisions, write_sheets
 
-    d = cfg["deid"]
-    out_dir = Path(d["out_dir"])
+    settings = DeidSettings.of(cfg["deid"], "deid")
+    if not settings.out_dir:
+        raise DeidFailed("deid.out_dir is not set: the `medrealmm deid` output to review")
+    out_dir = Path(settings.out_dir)
     if not (out_dir / "cases.jsonl").is_file():
         raise DeidFailed(f"{out_dir / 'cases.jsonl'} not found: run `medrealmm deid` first")
-    review = d.get("review") or {}
-    if review.get("decisions"):
-        apply_decisions(out_dir, Path(review["decisions"]))
+    review = settings.review
+    if review.decisions:
+        apply_decisions(out_dir, Path(review.decisions))
         return
-    sampling = Sampling(share=float(review.get("share", 0.1)), seed=int(review.get("seed", 0)),
-                        always_groups=tuple(review.get("always_groups") or ()),
+    sampling = Sampling(share=review.share, seed=review.seed, always_groups=tuple(review.always_groups),
                         groups=(cfg.get("report") or {}).get("specialty_groups"),
-                        scheme=str(review.get("scheme", "sample")), audit_share=float(review.get("audit_share", 0.1)))
-    write_sheets(out_dir, sampling, batch_size=int(review.get("batch_size", 50)), audit=bool(review.get("audit")))
+                        scheme=review.scheme, audit_share=review.audit_share)
+    write_sheets(out_dir, sampling, batch_size=review.batch_size, audit=review.audit)

@@ -34,6 +34,7 @@ from medrealmm.corpus import (
 )
 from medrealmm.corpus import run_corpus as run_corpus_funnel
 from medrealmm.deid.build import run_deid
+from medrealmm.deid.settings import DeidSettings
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ def _json_bytes(x: Any) -> bytes:
 def _stamp_config(cfg: Mapping[str, Any]) -> tuple[dict[str, Any], Any | None]:
     """The deid options that shape its output, and the model config when the LLM agent masks text (else None)."""
     d = {k: v for k, v in cfg["deid"].items() if k not in ("input", "out_dir", "review")}
-    agent = bool((cfg["deid"].get("text") or {}).get("agent"))
+    agent = DeidSettings.of(cfg["deid"], "deid").text.agent
     return d, (cfg.get("model") if agent else None)
 
 
@@ -152,19 +153,19 @@ def _private_dir(key: str) -> Path:
     return path
 
 
-def deid_step(cfg: dict[str, Any], root: Path, work: Path, *, review: bool = True) -> FunnelDeid:
+def deid_step(cfg: dict[str, Any], root: Path, work: Path, *, review: bool = True,
+              discard_review: bool = False) -> FunnelDeid:
     """Stage 4 inside the funnel: ``medrealmm deid`` (config ``deid.*``) on the consultations that
     reached it; the kept ones come back *masked*. The results are reused while the input and the
     deid config (and the agent's model, see :func:`deid_stamp`) are unchanged, so reviewer decisions
     applied with ``medrealmm deid-review deid.out_dir=<work>/output`` survive a rerun of the funnel
     (which then records them as ``review``). When they changed and reviewer decisions were applied,
     rebuilding would undo them (the output is rebuilt from the pre-review parts): the step refuses
-    (ValueError) unless ``corpus.deid.discard_review=true``.
+    (ValueError) unless ``discard_review`` (``corpus.deid.discard_review=true``).
 
     The stage's unmasked input (the consultations' JSONL and image copies) lives in a private
     temporary folder (:func:`_private_dir`) while it runs, never under ``work``."""
     _remove_stale_input(work)
-    discard_review = bool(((cfg.get("corpus") or {}).get("deid") or {}).get("discard_review", False))
     return FunnelDeid(cfg, root, work / "output", review=review, discard_review=discard_review)
 
 

@@ -7,31 +7,27 @@ with the reason (numbers and rule names only) in ``removed.jsonl``. The threshol
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from medrealmm.deid.records import ImageSlot, LogRecord
+from pydantic import Field
+
+from medrealmm.config_schema import Settings
+
+if TYPE_CHECKING:
+    from medrealmm.deid.records import ImageSlot, LogRecord
 
 
 CODE_CATEGORIES = frozenset({"QR", "BARCODE"})
 """Masking a code loses no clinical signal, so codes do not count towards ``masked_area_share``."""
 
 
-@dataclass(frozen=True)
-class RemovalRule:
-    face_area_share: float | None = 0.2       # a face box covering this share of an image removes the case
-    masked_area_share: float | None = 0.5     # so does masking more than this share of an image (codes aside)
-    on_agent_failure: str = "keep"            # keep (rules still masked the text) | remove
+class RemovalRule(Settings):
+    """``deid.remove_case``: the thresholds of stage 4a (a share is in (0, 1]; null: never)."""
 
-    @classmethod
-    def from_config(cls, cfg: Mapping[str, Any]) -> RemovalRule:
-        rule = cls(face_area_share=_share(cfg, "face_area_share", 0.2),
-                   masked_area_share=_share(cfg, "masked_area_share", 0.5),
-                   on_agent_failure=str(cfg.get("on_agent_failure", "keep")))
-        if rule.on_agent_failure not in ("keep", "remove"):
-            raise ValueError(f"deid.remove_case.on_agent_failure must be keep or remove, got {rule.on_agent_failure!r}")
-        return rule
+    face_area_share: float | None = Field(default=0.2, gt=0, le=1)    # a face box covering this share removes the case
+    masked_area_share: float | None = Field(default=0.5, gt=0, le=1)  # so does masking more of an image (codes aside)
+    on_agent_failure: Literal["keep", "remove"] = "keep"              # keep (rules still masked the text) | remove
 
     def reason(self, record: LogRecord, images: Sequence[tuple[ImageSlot, Sequence[Any], tuple[int, int]]]) -> str | None:
         """Why this case must go, or None. ``images``: (slot, boxes, (width, height)) per image."""
@@ -60,12 +56,3 @@ def covered_share(boxes: Sequence[Any], width: int, height: int) -> float:
     mask = coverage(boxes, width, height)
     return float(mask.mean()) if mask.size else 0.0
 
-
-def _share(cfg: Mapping[str, Any], key: str, default: float) -> float | None:
-    v = cfg.get(key, default)
-    if v is None:
-        return None
-    v = float(v)
-    if not 0.0 < v <= 1.0:
-        raise ValueError(f"deid.remove_case.{key} must be in (0, 1] or null, got {v}")
-    return v

@@ -48,12 +48,13 @@ from typing import Any
 from medrealmm.atomic import write_rows, write_text
 from medrealmm.data import subset_key
 from medrealmm.data.specialty import assign, load_groups
+from medrealmm.deid import settings
 from medrealmm.deid.spans import CATEGORIES, Span, apply_placeholders
 from medrealmm.csvsafe import safe_cell, unsafe_cell
 
 log = logging.getLogger(__name__)
 
-SENSITIVE_GROUPS: tuple[str, ...] = ("儿科", "精神心理", "妇产科与生殖", "肿瘤", "感染与传染")
+SENSITIVE_GROUPS: tuple[str, ...] = tuple(settings.SENSITIVE_GROUPS)    # deid.review.always_groups' default
 DECISIONS = ("accept", "reject", "remask")
 PASSES = ("pii", "utility", "audit")
 SCHEMES = ("sample", "paper")

@@ -24,6 +24,7 @@ from typing import Any
 from medrealmm.atomic import write_lines, write_text
 from medrealmm.deid.records import ImageSlot, LogRecord, read_records, record_line
 from medrealmm.deid.removal import RemovalRule
+from medrealmm.deid.settings import DeidSettings
 from medrealmm.deid.spans import Span, apply_placeholders, merge_spans
 from medrealmm.schema import CaseError
 from medrealmm.store import stable_hash
@@ -78,13 +79,14 @@ class DeidConfig:
     removal: RemovalRule = field(default_factory=RemovalRule)
 
     @classmethod
-    def from_config(cls, cfg: dict[str, Any]) -> DeidConfig:
-        d = cfg["deid"]
-        if not d.get("input"):
+    def from_settings(cls, d: DeidSettings) -> DeidConfig:
+        """From the ``deid`` group (read once at the stage's entry)."""
+        if not d.input:
             raise DeidFailed("deid.input is not set: the cases.jsonl (or its folder) of the records to de-identify")
-        return cls(input=Path(d["input"]), out_dir=Path(d["out_dir"]), chunk_size=int(d.get("chunk_size", 32)),
-                   strict=bool(d.get("strict", False)), pad=int((d.get("image") or {}).get("pad", 4)),
-                   removal=RemovalRule.from_config(d.get("remove_case") or {}))
+        if not d.out_dir:
+            raise DeidFailed("deid.out_dir is not set: where the de-identified records go")
+        return cls(input=Path(d.input), out_dir=Path(d.out_dir), chunk_size=d.chunk_size, strict=d.strict,
+                   pad=d.image.pad, removal=d.remove_case)
 
 
 class DeidStage:

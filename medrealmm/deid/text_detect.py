@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from medrealmm.deid.settings import TextSettings
 from medrealmm.deid.spans import Span, detect_each, merge_spans
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import RuleDetector, normalize
@@ -84,15 +85,14 @@ def _join_touching_places(spans: list[Span]) -> list[Span]:
     return out
 
 
-def build_text_detector(text_cfg: Mapping[str, Any] | None = None) -> TextDetector:
+def build_text_detector(text_cfg: TextSettings | Mapping[str, Any] | None = None) -> TextDetector:
     """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``policy``); with no
     config, the defaults: rules and statistical layer on, the documented policy."""
-    cfg = dict(text_cfg or {})
-    policy = TextPolicy.from_config(cfg.get("policy"))
-    rules = (RuleDetector(year_month=policy.year_month, cueless_dates=policy.cueless_dates)
-             if cfg.get("rules", True) else None)
+    text = TextSettings.of(text_cfg, "deid.text")
+    policy = text.policy
+    rules = RuleDetector(year_month=policy.year_month, cueless_dates=policy.cueless_dates) if text.rules else None
     statistical = None
-    if cfg.get("statistical", True):
+    if text.statistical:
         from medrealmm.deid.text_statistical import StatisticalDetector
 
         statistical = StatisticalDetector(policy=policy)
@@ -100,13 +100,9 @@ def build_text_detector(text_cfg: Mapping[str, Any] | None = None) -> TextDetect
 
 
 def default_text_config() -> dict[str, Any]:
-    """``deid.text`` of conf/deid/default.yaml (the stage's defaults), without the LLM agent."""
-    import yaml
-
-    from medrealmm.config import conf_dir
-
-    cfg = yaml.safe_load((conf_dir() / "deid" / "default.yaml").read_text(encoding="utf-8"))
-    return {**(cfg.get("text") or {}), "agent": False}
+    """``deid.text``'s defaults (:class:`~medrealmm.deid.settings.TextSettings`, which conf/deid/default.yaml
+    mirrors), without the LLM agent."""
+    return TextSettings(agent=False).model_dump()
 
 
 @functools.lru_cache(maxsize=1)

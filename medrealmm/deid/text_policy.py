@@ -42,13 +42,14 @@ The policy, and the switch for each choice that trades privacy against clinical 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from medrealmm.config_schema import Settings
+
+__all__ = ["TextPolicy"]
 
 
-@dataclass(frozen=True)
-class TextPolicy:
-    """The switches of the policy above; every detector reads the same instance."""
+class TextPolicy(Settings):
+    """The switches of the policy above (``deid.text.policy``; an unknown key is an error: a typo must not
+    weaken the policy); every detector reads the same instance."""
 
     city: bool = True
     province_in_address: bool = True
@@ -57,12 +58,3 @@ class TextPolicy:
     level_hospitals: bool = True
     cueless_dates: bool = True
 
-    @classmethod
-    def from_config(cls, cfg: dict[str, Any] | None) -> TextPolicy:
-        """From ``deid.text.policy`` (unknown keys are an error: a typo must not weaken the policy)."""
-        cfg = dict(cfg or {})
-        known = {f.name for f in fields(cls)}
-        unknown = set(cfg) - known
-        if unknown:
-            raise ValueError(f"unknown deid.text.policy keys {sorted(unknown)}; known: {sorted(known)}")
-        return cls(**{k: bool(v) for k, v in cfg.items()})

@@ -43,6 +43,7 @@ from medrealmm.deid.image.ocr_geometry import (
     rows_of_lines,
     tilt_redetect_limit,
 )
+from medrealmm.deid.settings import OcrSettings, detector_settings
 from medrealmm.deid.spans import Span, merge_spans
 
 log = logging.getLogger(__name__)
@@ -54,11 +55,11 @@ class OcrDetector:
     """Identifiers in printed text: rapidocr detection → page orientation → recognition (with
     character positions) → text rules + form rules per row → one box per identifier span.
 
-    Config keys (all optional): ``det_limit_side_len`` (1280: the detection resolution; 960 missed
-    faint lines that a full-resolution reader still reads), ``det_limit_type``, ``det_box_thresh``,
-    ``det_unclip_ratio``, ``rec_batch``, ``rec_min_width``, ``threads`` (intra-op per session),
-    ``workers`` (pages / recognition batches in parallel; default min(4, cpus) with cpus/workers
-    threads each), ``spin`` (onnxruntime thread spinning, off), ``text_rules`` (use
+    Settings (:class:`~medrealmm.deid.settings.OcrSettings`, every key optional): ``det_limit_side_len``
+    (1280: the detection resolution; 960 missed faint lines that a full-resolution reader still reads),
+    ``det_limit_type``, ``det_box_thresh``, ``det_unclip_ratio``, ``rec_batch``, ``rec_min_width``, ``threads``
+    (intra-op per session), ``workers`` (pages / recognition batches in parallel; default min(4, cpus) with
+    cpus/workers threads each), ``spin`` (onnxruntime thread spinning, off), ``text_rules`` (use
     ``medrealmm.deid.text_rules.find_identifiers``), ``form_rules`` (labels, hospital titles, dates,
     long numbers), ``pad_along`` / ``pad_across`` (box growth in line heights), ``neighbour_gap``
     (how far a bare label's value box may be, in line heights), ``merge_gap`` (row joining),
@@ -68,36 +69,30 @@ class OcrDetector:
     replaces the free-text rules with any ``str -> list[Span]`` callable.
     """
 
-    def __init__(self, *, det_limit_side_len: int = 1280, det_limit_type: str = "max",
-                 det_box_thresh: float = 0.5, det_unclip_ratio: float = 1.6, rec_batch: int = 8,
-                 rec_min_width: int = 64, threads: int | None = None, spin: bool = False,
-                 workers: int | None = None, find_spans: SpanFinder | None = None, text_rules: bool = True,
-                 form_rules: bool = True, pad_along: float = 0.12, pad_across: float = 0.0,
-                 neighbour_gap: float = 8.0, merge_gap: float = 2.0, cls_lines: int = 24,
-                 tilt_redetect: bool = True, tilt_min_degrees: float = 10.0,
-                 params: Mapping[str, Any] | None = None, name: str = "ocr") -> None:
-        self.name = name
-        p: dict[str, Any] = {"Det.limit_side_len": int(det_limit_side_len), "Det.limit_type": str(det_limit_type),
-                             "Det.box_thresh": float(det_box_thresh), "Det.unclip_ratio": float(det_unclip_ratio)}
-        p.update(params or {})
+    def __init__(self, settings: OcrSettings | None = None, *, find_spans: SpanFinder | None = None) -> None:
+        s = settings or OcrSettings()
+        self.settings = s
+        self.name = s.name
+        p: dict[str, Any] = {"Det.limit_side_len": int(s.det_limit_side_len), "Det.limit_type": str(s.det_limit_type),
+                             "Det.box_thresh": float(s.det_box_thresh), "Det.unclip_ratio": float(s.det_unclip_ratio)}
+        p.update(s.params or {})
         self.params = p
-        self.rec_batch, self.rec_min_width = max(1, int(rec_batch)), max(8, int(rec_min_width))
-        self.pad_along, self.pad_across = float(pad_along), float(pad_across)
-        self.neighbour_gap, self.merge_gap, self.cls_lines = float(neighbour_gap), float(merge_gap), int(cls_lines)
-        self.form_rules = bool(form_rules)
-        self.tilt_redetect, self.tilt_min_degrees = bool(tilt_redetect), float(tilt_min_degrees)
-        if find_spans is None and text_rules:
+        self.rec_batch, self.rec_min_width = max(1, int(s.rec_batch)), max(8, int(s.rec_min_width))
+        self.pad_along, self.pad_across = float(s.pad_along), float(s.pad_across)
+        self.neighbour_gap, self.merge_gap, self.cls_lines = float(s.neighbour_gap), float(s.merge_gap), int(s.cls_lines)
+        self.form_rules = bool(s.form_rules)
+        self.tilt_redetect, self.tilt_min_degrees = bool(s.tilt_redetect), float(s.tilt_min_degrees)
+        if find_spans is None and s.text_rules:
             find_spans = default_find_spans()
         self.find_spans = find_spans
         # Parallel pages and recognition batches on single-threaded sessions used two cores better
         # than one page at a time on two intra-op threads (0.51 vs 0.61 s per report photo, idle 2 cores).
         cpus = os.cpu_count() or 1
-        self.workers = max(1, int(workers)) if workers else min(4, cpus)
-        if threads is None:
-            threads = max(1, cpus // self.workers)
+        self.workers = max(1, int(s.workers)) if s.workers else min(4, cpus)
+        threads = s.threads if s.threads is not None else max(1, cpus // self.workers)
         self.threads = int(threads)
         self._pool: Any = None
-        self._models = OcrModels(p, threads=threads, spin=spin, map_fn=self._map)
+        self._models = OcrModels(p, threads=threads, spin=s.spin, map_fn=self._map)
         self.last_timings: list[dict[str, float]] = []
 
     # -- public ---------------------------------------------------------------------------------
@@ -280,17 +275,6 @@ class OcrDetector:
         return k
 
 
-_KEYS = {"kind", "name", "det_limit_side_len", "det_limit_type", "det_box_thresh", "det_unclip_ratio", "rec_batch",
-         "rec_min_width", "threads", "spin", "workers", "text_rules", "form_rules", "pad_along", "pad_across", "neighbour_gap", "merge_gap",
-         "cls_lines", "tilt_redetect", "tilt_min_degrees", "params"}
-
-
 @register("ocr")
 def _build_ocr(cfg: Mapping[str, Any]) -> OcrDetector:
-    unknown = set(cfg) - _KEYS
-    if unknown:
-        raise ValueError(f"ocr detector: unknown keys {sorted(unknown)}; known: {sorted(_KEYS - {'kind'})}")
-    kw = {k: v for k, v in cfg.items() if k not in ("kind",)}
-    if "params" in kw and kw["params"] is not None:
-        kw["params"] = dict(kw["params"])
-    return OcrDetector(**kw)
+    return OcrDetector(detector_settings(OcrSettings, cfg, "ocr"))

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from medrealmm.deid.image.base import Box, register
+from medrealmm.deid.settings import CodeSettings, YuNetSettings, detector_settings
 
 log = logging.getLogger(__name__)
 
@@ -79,23 +80,24 @@ class YuNetFaceDetector:
     face size on each side so hairline, ears and chin are covered too.
     """
 
-    def __init__(self, model: str | Path, *, score_threshold: float = 0.6, nms_threshold: float = 0.3,
-                 top_k: int = 5000, max_side: int = 640, rotations: Sequence[int] = (0, 90, 270),
-                 expand: float = 0.15, name: str = "yunet") -> None:
+    def __init__(self, settings: YuNetSettings) -> None:
         import cv2
 
-        self.name = name
-        self.model = Path(model)
+        s = settings
+        if not s.model:
+            raise ValueError("yunet detector needs `model: <path to face_detection_yunet_*.onnx>`")
+        self.name = s.name
+        self.model = Path(s.model)
         if not self.model.is_file():
             raise FileNotFoundError(f"YuNet model not found: {self.model}")
-        self.max_side = int(max_side)
-        self.rotations = tuple(int(r) % 360 for r in rotations)
+        self.max_side = int(s.max_side)
+        self.rotations = tuple(int(r) % 360 for r in s.rotations)
         if any(r % 90 for r in self.rotations):
-            raise ValueError(f"rotations must be multiples of 90, got {rotations}")
-        self.expand = float(expand)
-        self.score_threshold = float(score_threshold)
+            raise ValueError(f"rotations must be multiples of 90, got {s.rotations}")
+        self.expand = float(s.expand)
+        self.score_threshold = float(s.score_threshold)
         self._net = cv2.FaceDetectorYN.create(str(self.model), "", (320, 320), self.score_threshold,
-                                              float(nms_threshold), int(top_k))
+                                              float(s.nms_threshold), int(s.top_k))
         self.last_timings: list[dict[str, float]] = []
 
     def _faces(self, bgr: np.ndarray) -> np.ndarray:
@@ -146,22 +148,20 @@ class OpenCVCodeDetector:
     gradient-based barcode detector are rotation invariant, so no rotated copies are needed.
     """
 
-    def __init__(self, *, qr: bool = True, barcode: bool = True, classic: bool = False,
-                 upscale: float = 2.0, upscale_below: int = 1400, max_side: int = 2000, grow: float = 0.06,
-                 barcode_grow: float = 0.2,
-                 wechat_model_dir: str | Path | None = None, name: str = "qr_opencv") -> None:
+    def __init__(self, settings: CodeSettings | None = None) -> None:
         import cv2
 
-        self.name = name
-        self.qr, self.barcode, self.classic = bool(qr), bool(barcode), bool(classic)
-        self.upscale, self.upscale_below, self.max_side = float(upscale), int(upscale_below), int(max_side)
-        self.grow, self.barcode_grow = float(grow), float(barcode_grow)
+        s = settings or CodeSettings()
+        self.name = s.name
+        self.qr, self.barcode, self.classic = bool(s.qr), bool(s.barcode), bool(s.classic)
+        self.upscale, self.upscale_below, self.max_side = float(s.upscale), int(s.upscale_below), int(s.max_side)
+        self.grow, self.barcode_grow = float(s.grow), float(s.barcode_grow)
         self._aruco = cv2.QRCodeDetectorAruco() if self.qr else None
         self._classic = cv2.QRCodeDetector() if self.qr and self.classic else None
         self._bar = cv2.barcode.BarcodeDetector() if self.barcode else None
         self._wechat = None
-        if wechat_model_dir is not None:
-            self._wechat = _make_wechat(Path(wechat_model_dir))
+        if s.wechat_model_dir is not None:
+            self._wechat = _make_wechat(Path(s.wechat_model_dir))
         self.last_timings: list[dict[str, float]] = []
 
     def _scales(self, h: int, w: int) -> list[float]:
@@ -240,40 +240,14 @@ def _make_wechat(model_dir: Path) -> Any:
     return ctor(*(str(f) for f in files))
 
 
-_YUNET_KEYS = {"kind", "model", "score_threshold", "nms_threshold", "top_k", "max_side", "rotations", "expand", "name"}
-_CODE_KEYS = {"kind", "qr", "barcode", "classic", "upscale", "upscale_below", "max_side", "grow", "barcode_grow",
-              "wechat_model_dir", "name"}
-
-
-def _check_keys(kind: str, cfg: Mapping[str, Any], known: set[str]) -> None:
-    """A misspelt key in a privacy setting must fail loudly, not fall back to a default."""
-    unknown = set(cfg) - known
-    if unknown:
-        raise ValueError(f"{kind} detector: unknown keys {sorted(unknown)}; known: {sorted(known - {'kind'})}")
-
-
 @register("yunet")
 def _build_yunet(cfg: Mapping[str, Any]) -> YuNetFaceDetector:
-    _check_keys("yunet", cfg, _YUNET_KEYS)
-    if not cfg.get("model"):
-        raise ValueError("yunet detector needs `model: <path to face_detection_yunet_*.onnx>`")
-    return YuNetFaceDetector(
-        cfg["model"], score_threshold=float(cfg.get("score_threshold", 0.6)),
-        nms_threshold=float(cfg.get("nms_threshold", 0.3)), top_k=int(cfg.get("top_k", 5000)),
-        max_side=int(cfg.get("max_side", 640)), rotations=tuple(cfg.get("rotations", (0, 90, 270))),
-        expand=float(cfg.get("expand", 0.15)), name=str(cfg.get("name", "yunet")))
+    return YuNetFaceDetector(detector_settings(YuNetSettings, cfg, "yunet"))
 
 
 @register("qr_opencv")
 def _build_codes(cfg: Mapping[str, Any]) -> OpenCVCodeDetector:
-    _check_keys("qr_opencv", cfg, _CODE_KEYS)
-    return OpenCVCodeDetector(
-        qr=bool(cfg.get("qr", True)), barcode=bool(cfg.get("barcode", True)),
-        classic=bool(cfg.get("classic", False)), upscale=float(cfg.get("upscale", 2.0)),
-        upscale_below=int(cfg.get("upscale_below", 1400)), max_side=int(cfg.get("max_side", 2000)),
-        grow=float(cfg.get("grow", 0.06)), barcode_grow=float(cfg.get("barcode_grow", 0.2)),
-        wechat_model_dir=cfg.get("wechat_model_dir"),
-        name=str(cfg.get("name", "qr_opencv")))
+    return OpenCVCodeDetector(detector_settings(CodeSettings, cfg, "qr_opencv"))
 
 
 def qr_decodes(image: np.ndarray, *, wechat_dir: Path | None = None) -> tuple[int, int]:

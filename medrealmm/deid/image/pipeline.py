@@ -12,14 +12,14 @@ import hashlib
 import logging
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from medrealmm.deid.image.base import Box, ImageDetector, make_detector
+from medrealmm.deid.image.base import Box, ImageDetector
 from medrealmm.deid.image.mask import ImageSource, coverage, encode_clean, format_for, load_image, mask_boxes
 
 log = logging.getLogger(__name__)
@@ -72,16 +72,6 @@ class ImagePipeline:
         self.pad = int(pad)
         self.batch_size = max(1, int(batch_size))
         self.progress, self.progress_min = progress, int(progress_min)
-
-    @classmethod
-    def from_config(cls, cfg: Mapping[str, Any]) -> ImagePipeline:
-        """``{pad, batch_size, detectors: [{kind, ...}, ...] | {name: {kind, enabled, ...}}}``."""
-        specs = cfg.get("detectors") or []
-        if isinstance(specs, Mapping):
-            specs = list(specs.values())
-        dets = [make_detector({k: v for k, v in s.items() if k != "enabled"})
-                for s in specs if s and s.get("enabled", True)]
-        return cls(dets, pad=int(cfg.get("pad", 4)), batch_size=int(cfg.get("batch_size", 8)))
 
     # -------------------------------------------------------------------------------------------
 

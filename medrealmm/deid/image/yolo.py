@@ -28,19 +28,18 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from medrealmm.deid.image.base import IMAGE_CATEGORIES, Box, register
+from medrealmm.deid.image.base import Box, register
+from medrealmm.deid.settings import DEFAULT_YOLO_CLASSES, YoloSettings, detector_settings
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CLASSES: dict[str, str] = {"qr": "QR", "qrcode": "QR", "qr_code": "QR", "barcode": "BARCODE",
-                                   "face": "FACE"}
+DEFAULT_CLASSES: dict[str, str] = DEFAULT_YOLO_CLASSES
 TRAIN_HINT = ("train a QR/barcode detector offline with `python -m medrealmm.deid.train_qr out_dir=DIR` "
               "and set weights=DIR/best.pt, or download a YOLO .pt on a machine with internet "
               "(e.g. `hf download OWNER/REPO FILE.pt`) and copy it here")
@@ -182,40 +181,6 @@ def resolve_device(device: str | int | None) -> str:
     return str(device)
 
 
-@dataclass(frozen=True)
-class YoloSettings:
-    """The ``yolo`` detector's config (see the module docstring)."""
-
-    weights: str = ""
-    classes: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_CLASSES))
-    conf: float = 0.25
-    iou: float = 0.5
-    imgsz: int = 640
-    batch: int = 16
-    device: str = "auto"
-    max_det: int = 100
-    config_dir: str | None = None
-    name: str = "yolo"
-
-    @classmethod
-    def from_config(cls, cfg: Mapping[str, Any]) -> YoloSettings:
-        known = {f.name for f in fields(cls)}
-        extra = sorted(set(cfg) - known - {"kind"})
-        if extra:
-            raise ValueError(f"unknown yolo detector keys {extra}; known: {sorted(known)}")
-        values = {k: v for k, v in cfg.items() if k in known and v is not None}
-        if "classes" in values:
-            values["classes"] = {str(k): str(v) for k, v in dict(values["classes"]).items()}
-            bad = {k: v for k, v in values["classes"].items() if v not in IMAGE_CATEGORIES}
-            if bad:
-                raise ValueError(f"yolo classes map to unknown categories {bad}; "
-                                 f"categories: {IMAGE_CATEGORIES}")
-        s = cls(**values)
-        if not 0 <= s.conf <= 1 or not 0 < s.iou <= 1 or s.imgsz < 32 or s.batch < 1:
-            raise ValueError(f"bad yolo settings: conf={s.conf} iou={s.iou} imgsz={s.imgsz} batch={s.batch}")
-        return s
-
-
 class YoloDetector:
     """Boxes from an ultralytics YOLO model, its class names mapped to our categories.
 
@@ -308,4 +273,4 @@ def _to_bgr(image: np.ndarray) -> np.ndarray:
 
 @register("yolo")
 def build_yolo(cfg: Mapping[str, Any]) -> YoloDetector:
-    return YoloDetector(YoloSettings.from_config(cfg))
+    return YoloDetector(detector_settings(YoloSettings, cfg, "yolo"))
