@@ -615,13 +615,29 @@ _NUMBERED_TAIL = re.compile(r"(?:大学)?(?:附属)?(?:第?" + _ZH_ORD + r"附�
                             + r"附院|" + _ZH_ORD + r"院|" + _ZH_ORD + r"医院)")
 _HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过)$")
 _HOSPITAL_CONTEXT_AFTER = re.compile(r"(?:看|查|做|住院|就诊|复查|复诊|挂号|挂|手术|医生|专家|大夫|教授|主任|"
-                                     r"的医生|的专家|的大夫|的教授|的主任|开的|拍的|确诊|诊断|治疗|那边|门诊|急诊)")
+                                     r"的医生|的专家|的大夫|的教授|的主任|开的|拍的|确诊|诊断|治疗|那边|门诊|急诊|"
+                                     r"出门诊|坐诊|检验报告|报告单|的片子|的报告|的检查|条码号|病案号|门诊ID|医保卡号|"
+                                     r"就诊卡|[一二三四五六七八九]?[\u4e00-\u9fff]{0,3}(?:内|外|妇|儿|眼|骨|皮肤|口腔|耳鼻喉|"
+                                     r"肿瘤|中医|产|血液|神经|呼吸|消化|心|泌尿|急诊)科)")
 _CAMPUS = re.compile(r"[东西南北]院(?:区)?|分院|本部|总院|[\u4e00-\u9fff]{2}院区")
 # hospital and clinic chains named without a suffix (在爱尔眼科做的): each name is one organisation
 _HOSPITAL_BRANDS = re.compile(r"爱尔眼科|普瑞眼科|何氏眼科|华厦眼科|爱康国宾|美年大健康|瑞慈体检|和睦家|美中宜和|"
                               r"通策口腔|拜博口腔|瑞尔齿科|卓正医疗|玛丽妇婴|新世纪妇儿|新世纪儿童")
 # a level with a specialty's short form (市妇幼, 县中医, 省肿瘤) before a verb or the clause's end
-_LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|中医|肿瘤|儿童|胸科|精卫|口腔)(?=[的看去查做开住拍生挂，,。！？!?\s]|$)")
+_LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|妇儿|中医|肿瘤|儿童|胸科|精卫|口腔)"
+                          r"(?=[的看去查做开住拍生挂就出坐检条报门急，,。！？!?\s]|还有|电话|[\u4e00-\u9fff]{1,4}科|$)")
+# short names of hospitals: a university's medical school and its ordinal (哈医大一院, 哈医大二, 广医一院, 温附一),
+# an ordinal hospital of a prefecture (地区一院), a city's municipal hospital (菏泽市立), a university's
+# children's hospital (复旦儿科), a city's women's and children's centre (广州妇儿中心)
+_AFTER_GO = r"(?:(?<![\u4e00-\u9fff])|(?<=[在去到于转是了]))"
+_SHORT_HOSPITAL = re.compile(
+    _AFTER_GO + r"(?:[^\W\d的了是在去到于我你他她这那转和与及从为]{1,2}医大(?:附属)?[一二三四五六七八九](?:院|附院)?"
+    r"|[\u4e00-\u9fff]医[一二三四五六七八九]院"
+    r"|(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九](?:院|附院)?(?![十百千万个次天年月号])"
+    r"|[^\W\d的了是在去到于我你他她这那转和与及从为]?附[一二三四五六七八九]院?(?![张份个下些次点篇条页])"
+    r"|(?:复旦|浙大|川大|北大|中大|重医|华科|交大)(?:儿科|儿院|妇产|眼耳鼻喉))"
+    r"|地区[一二三四五六七八九]院|地区人民医院|地区医院")
+_CITY_HOSPITAL = re.compile(r"市立(?:医院)?|市?妇儿(?:中心|医院)")
 # a hospital's whole name between a verb of going/being somewhere and its suffix (去了人和医院, 在如意门诊部,
 # 在可可西里卫生院): the rules cut such names at a common character (和, 如, 为, 以) and keep only the rest
 _HOSPITAL_AFTER_VERB = re.compile(
@@ -647,7 +663,7 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
         for m in _ORDINAL_HOSPITAL.finditer(t):
             out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
         for m in _LEVEL_SHORT.finditer(t):
-            out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+            out.append(Span(_division_before(t, m.start(), gaz), m.end(), "HOSPITAL", DETECTOR))   # 曹县妇幼
     for m in _NUMBERED_TAIL.finditer(t):
         span = _numbered_hospital(t, toks, gaz, m.start(), m.end())
         if span is not None:
@@ -661,6 +677,13 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
                 out.append(Span(tok.start, campus.end() if campus else tok.end, "HOSPITAL", DETECTOR))
     for m in _HOSPITAL_BRANDS.finditer(t):
         out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    for m in _SHORT_HOSPITAL.finditer(t):
+        out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    for m in _CITY_HOSPITAL.finditer(t):              # 菏泽市立, 广州妇儿中心: only after a city
+        s = m.start()
+        k = next((k for k in (3, 2) if s - k >= 0 and t[s - k:s] in _ALL_SHORT()), 0)
+        if k:
+            out.append(Span(s - k, m.end(), "HOSPITAL", DETECTOR))
     for m in _HOSPITAL_AFTER_VERB.finditer(t):
         h = m.group("h")
         prefix = _HOSP_TAIL.split(h)[0]
@@ -674,6 +697,24 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
         if span is not None:
             out.append(span)
     return out
+
+
+def _division_before(t: str, s: int, gaz: Gazetteer) -> int:
+    """Start of a county or city whose suffix is the character at ``s`` (曹 + 县妇幼), else ``s``."""
+    for k in (4, 3, 2, 1):
+        if s - k >= 0 and gaz.full_level(t[s - k:s + 1]) is not None:
+            return s - k
+    return s
+
+
+@functools.lru_cache(maxsize=1)
+def _ALL_SHORT() -> frozenset[str]:
+    """Every city and county short form, the everyday-word ones too (金华, 中原, 长寿): for places named
+    after a strong cue, where the word cannot be read otherwise."""
+    from medrealmm.deid.text_gazetteer import short_form
+
+    gaz = gazetteer()
+    return frozenset(x for n in gaz.cities | gaz.districts if len(x := short_form(n)) >= 2) - gaz.provinces
 
 
 def _numbered_hospital(t: str, toks: Sequence[Token], gaz: Gazetteer, s: int, e: int) -> Span | None:
