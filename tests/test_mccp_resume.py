@@ -19,7 +19,7 @@ import pytest
 
 from medrealmm.inference.base import ChatRequest, Completion
 from medrealmm.mccp import run_mccp
-from medrealmm.mccp.instances import ValidationSheetError, read_instances
+from medrealmm.mccp import ValidationSheetError, read_instances
 
 try:
     from tests.conftest import cli

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from medrealmm.config import compose
-from medrealmm.data.loader import load_dataset, sample_dir
-from medrealmm.mccp.instances import Instance
+from medrealmm.data import load_dataset, sample_dir
+from medrealmm.mccp import Instance
 from medrealmm.rubric.build import RubricFailed, run_rubric
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.rubric.settings import RubricSettings

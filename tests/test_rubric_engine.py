@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from medrealmm.data.loader import sample_dir
+from medrealmm.data import sample_dir
 from medrealmm.rubric.model import RubricRecord
 from medrealmm.rubric.store import read_records
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from medrealmm.data.loader import sample_dir
+from medrealmm.data import sample_dir
 from medrealmm.rubric.lint import (
     FINDING_SCHEMA,
     RULES,

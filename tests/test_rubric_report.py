@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from medrealmm.mccp.instances import Instance
+from medrealmm.mccp import Instance
 from medrealmm.common.fonts import NoCJKFont, cjk_font
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.rubric.report import rubric_tables, write_rubric_report

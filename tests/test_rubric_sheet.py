@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from medrealmm.mccp.instances import Instance
+from medrealmm.mccp import Instance
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.rubric.sheet import FEEDBACK_COLUMNS, write_review_sheets
 from medrealmm.schema import Criterion

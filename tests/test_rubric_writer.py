@@ -8,7 +8,7 @@ import json
 import pytest
 
 from medrealmm.inference.base import ChatRequest, Completion
-from medrealmm.mccp.instances import Instance
+from medrealmm.mccp import Instance
 from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.writer import (Bounds, Proposed, RevisionJob, RubricWriter, criteria_schema, number_criteria,
                                      parse_criteria)

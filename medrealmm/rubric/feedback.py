@@ -419,22 +419,8 @@ def apply_feedback(criteria: Sequence[Criterion], items: Iterable[FeedbackItem],
     :class:`FeedbackError` for an item of another case, an unknown criterion id, conflicting direct
     actions on one criterion, or a result without a positive criterion."""
     items = list(items)
-    current = {c.id: c for c in criteria}
-    direct: dict[str, list[FeedbackItem]] = {}
-    adds: list[FeedbackItem] = []
-    for it in items:
-        if it.case_id != case_id:
-            raise FeedbackError(f"item of case {it.case_id!r} applied to case {case_id!r}", file=it.file,
-                                row=it.row, case_id=it.case_id, field="case_id")
-        if it.criterion_id is not None and it.criterion_id not in current:
-            raise FeedbackError(f"unknown criterion id {it.criterion_id!r}; this rubric has "
-                                f"{', '.join(current) or 'no criteria'}", file=it.file, row=it.row,
-                                case_id=case_id, field="criterion_id")
-        if it.action in DIRECT:
-            direct.setdefault(it.criterion_id or "", []).append(it)
-        elif it.action == "add":
-            adds.append(it)
-
+    current = dict.fromkeys(c.id for c in criteria)       # ids in rubric order
+    direct, adds = _sorted_items(items, current, case_id)
     taken = set(current) | set(used_ids)
     out: list[Criterion] = []
     changes: list[Change] = []
@@ -443,17 +429,7 @@ def apply_feedback(criteria: Sequence[Criterion], items: Iterable[FeedbackItem],
         if it is None or it.action == "keep":
             out.append(c)
             continue
-        after: tuple[Criterion, ...]
-        if it.action == "delete":
-            after = ()
-        elif it.action == "edit":
-            after = (c.model_copy(update={"text": it.text, "weight": it.weight if it.weight is not None else c.weight}),)
-        elif it.action == "reweight":
-            after = (c.model_copy(update={"weight": it.weight}),)
-        else:  # split
-            ids = _split_ids(c.id, len(it.parts), taken)
-            taken.update(ids)
-            after = tuple(Criterion(id=i, text=t, weight=w, tags=c.tags) for i, (t, w) in zip(ids, it.parts, strict=True))
+        after = _edited(c, it, taken)
         out.extend(after)
         changes.append(Change(c.id, it.action, c, after))
 
@@ -468,7 +444,46 @@ def apply_feedback(criteria: Sequence[Criterion], items: Iterable[FeedbackItem],
 
     comments = [(new_ids.get(id(it), it.criterion_id), it.comment) for it in items
                 if it.comment and it.action != "accept"]       # a note on a sign-off is not a request
-    if any(it.action == "accept" for it in items) and (changes or comments):
+    _check_result(items, out, case_id, changed=bool(changes or comments))
+    return FeedbackResult(tuple(out), changes, comments)  # type: ignore[arg-type]
+
+
+def _sorted_items(items: list[FeedbackItem], current: dict[str, None], case_id: str
+                  ) -> tuple[dict[str, list[FeedbackItem]], list[FeedbackItem]]:
+    """The direct actions by criterion id and the additions, after checking each item's case and criterion."""
+    direct: dict[str, list[FeedbackItem]] = {}
+    adds: list[FeedbackItem] = []
+    for it in items:
+        if it.case_id != case_id:
+            raise FeedbackError(f"item of case {it.case_id!r} applied to case {case_id!r}", file=it.file,
+                                row=it.row, case_id=it.case_id, field="case_id")
+        if it.criterion_id is not None and it.criterion_id not in current:
+            raise FeedbackError(f"unknown criterion id {it.criterion_id!r}; this rubric has "
+                                f"{', '.join(current) or 'no criteria'}", file=it.file, row=it.row,
+                                case_id=case_id, field="criterion_id")
+        if it.action in DIRECT:
+            direct.setdefault(it.criterion_id or "", []).append(it)
+        elif it.action == "add":
+            adds.append(it)
+    return direct, adds
+
+
+def _edited(c: Criterion, it: FeedbackItem, taken: set[str]) -> tuple[Criterion, ...]:
+    """What a delete, edit, reweight or split makes of criterion ``c`` (a split's new ids join ``taken``)."""
+    if it.action == "delete":
+        return ()
+    if it.action == "edit":
+        return (c.model_copy(update={"text": it.text, "weight": it.weight if it.weight is not None else c.weight}),)
+    if it.action == "reweight":
+        return (c.model_copy(update={"weight": it.weight}),)
+    ids = _split_ids(c.id, len(it.parts), taken)                       # split
+    taken.update(ids)
+    return tuple(Criterion(id=i, text=t, weight=w, tags=c.tags) for i, (t, w) in zip(ids, it.parts, strict=True))
+
+
+def _check_result(items: list[FeedbackItem], out: list[Criterion], case_id: str, *, changed: bool) -> None:
+    """An ``accept`` beside changes or comments, or a rubric left without a positive criterion, is an error."""
+    if any(it.action == "accept" for it in items) and changed:
         it = next(it for it in items if it.action == "accept")
         raise FeedbackError("accept signs the rubric off as it is, but this case also has changes or comments: "
                             "keep one of the two", file=it.file, row=it.row, case_id=case_id, field="action")
@@ -478,7 +493,6 @@ def apply_feedback(criteria: Sequence[Criterion], items: Iterable[FeedbackItem],
         raise FeedbackError("the feedback would leave no positive criterion, so the case score would be "
                             "undefined" + (f" (direct actions on rows {rows})" if rows else ""),
                             file=files.pop() if len(files) == 1 else None, case_id=case_id, field="weight")
-    return FeedbackResult(tuple(out), changes, comments)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------------

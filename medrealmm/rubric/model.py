@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from medrealmm.mccp.instances import Instance
+from medrealmm.mccp import Instance
 from medrealmm.schema import Criterion
 
 RubricStatus = Literal["draft", "approved", "failed"]

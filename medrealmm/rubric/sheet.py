@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from medrealmm.atomic import write_text
-from medrealmm.mccp.instances import html_turn, image_path
+from medrealmm.mccp import html_turn, image_path
 from medrealmm.rubric.model import RubricRecord, RubricVersion
 from medrealmm.schema import Criterion
 from medrealmm.csvsafe import safe_cell

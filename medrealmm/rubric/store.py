@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from medrealmm.atomic import write_rows
-from medrealmm.mccp.instances import Instance, read_models
+from medrealmm.mccp import Instance, read_models
 from medrealmm.rubric.model import RubricRecord
 
 RUBRICS = "rubrics.jsonl"

@@ -456,41 +456,10 @@ def physician_labels(csv_path: str | Path, *, rater: str = PHYSICIAN, rater_col:
     """
     path = Path(csv_path)
     raw = pl.read_csv(path, infer_schema=False)
-    missing = [c for c in _CSV_REQUIRED if c not in raw.columns]
-    if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; has {raw.columns} "
-                         f"(need {list(_CSV_REQUIRED)})")
-    defaults = dict(item_defaults or {})
-    unknown = [k for k in defaults if k not in _CSV_OPTIONAL]
-    if unknown:
-        raise ValueError(f"item_defaults may set {list(_CSV_OPTIONAL)}, not {unknown}")
-    both = [k for k in defaults if k in raw.columns]
-    if both:
-        raise ValueError(f"{path}: column(s) {both} are in the file and in item_defaults; give them once")
-
-    df = raw.with_row_index("_row", offset=1)
+    defaults = _checked_defaults(path, raw, item_defaults)
     item_cols = [c for c in _CSV_OPTIONAL if c in raw.columns or c in defaults]
-    key_cols = [*[c for c in item_cols if c in raw.columns], "case_id", "criterion_id", "physician_id"]
-    empty = df.filter(pl.any_horizontal([pl.col(c).is_null() | (pl.col(c).str.strip_chars() == "")
-                                         for c in key_cols]))
-    if empty.height:
-        r = empty.row(0, named=True)
-        cols = [c for c in key_cols if not (r[c] or "").strip()]
-        raise ValueError(f"{path}: row {r['_row']}: empty {cols}")
-    verdict = pl.col("verdict").str.strip_chars().str.to_lowercase()
-    df = df.with_columns(met=pl.when(verdict.is_in(list(_TRUE))).then(True)
-                         .when(verdict.is_in(list(_FALSE))).then(False))
-    bad = df.filter(pl.col("met").is_null())
-    if bad.height:
-        r = bad.row(0, named=True)
-        raise ValueError(f"{path}: row {r['_row']}: verdict {r['verdict']!r} is not one of "
-                         f"{sorted(_TRUE)} or {sorted(_FALSE)} ({bad.height} bad row(s) in all)")
-    if "sample" in raw.columns:
-        as_int = df["sample"].str.strip_chars().cast(pl.Int64, strict=False)
-        if as_int.is_null().any():
-            r = df.filter(as_int.is_null()).row(0, named=True)
-            raise ValueError(f"{path}: row {r['_row']}: sample {r['sample']!r} is not an integer")
-        df = df.with_columns(sample=as_int)
+    df = _read_verdict_rows(path, raw, key_cols=[*[c for c in item_cols if c in raw.columns], "case_id",
+                                                 "criterion_id", "physician_id"])
     for k, v in defaults.items():
         df = df.with_columns(pl.lit(v, dtype=pl.Int64 if k == "sample" else pl.String).alias(k))
     repeated = df.filter(pl.struct(*item_cols, "case_id", "criterion_id", "physician_id").is_duplicated())
@@ -513,6 +482,49 @@ def physician_labels(csv_path: str | Path, *, rater: str = PHYSICIAN, rater_col:
     log.info("%s: %d physician label(s) on %d item(s); %d tie(s) left unscored", path, df.height,
              out.height, n_ties)
     return out
+
+
+def _checked_defaults(path: Path, raw: pl.DataFrame, item_defaults: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The item defaults, after checking the file's required columns and that no column is given twice."""
+    missing = [c for c in _CSV_REQUIRED if c not in raw.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; has {raw.columns} "
+                         f"(need {list(_CSV_REQUIRED)})")
+    defaults = dict(item_defaults or {})
+    unknown = [k for k in defaults if k not in _CSV_OPTIONAL]
+    if unknown:
+        raise ValueError(f"item_defaults may set {list(_CSV_OPTIONAL)}, not {unknown}")
+    both = [k for k in defaults if k in raw.columns]
+    if both:
+        raise ValueError(f"{path}: column(s) {both} are in the file and in item_defaults; give them once")
+    return defaults
+
+
+def _read_verdict_rows(path: Path, raw: pl.DataFrame, key_cols: list[str]) -> pl.DataFrame:
+    """The file's rows numbered (``_row``, from 1) with ``met`` read from the verdict and ``sample`` as an
+    integer; an empty key, an unknown verdict or a sample that is no integer stops with its row."""
+    df = raw.with_row_index("_row", offset=1)
+    empty = df.filter(pl.any_horizontal([pl.col(c).is_null() | (pl.col(c).str.strip_chars() == "")
+                                         for c in key_cols]))
+    if empty.height:
+        r = empty.row(0, named=True)
+        cols = [c for c in key_cols if not (r[c] or "").strip()]
+        raise ValueError(f"{path}: row {r['_row']}: empty {cols}")
+    verdict = pl.col("verdict").str.strip_chars().str.to_lowercase()
+    df = df.with_columns(met=pl.when(verdict.is_in(list(_TRUE))).then(True)
+                         .when(verdict.is_in(list(_FALSE))).then(False))
+    bad = df.filter(pl.col("met").is_null())
+    if bad.height:
+        r = bad.row(0, named=True)
+        raise ValueError(f"{path}: row {r['_row']}: verdict {r['verdict']!r} is not one of "
+                         f"{sorted(_TRUE)} or {sorted(_FALSE)} ({bad.height} bad row(s) in all)")
+    if "sample" in raw.columns:
+        as_int = df["sample"].str.strip_chars().cast(pl.Int64, strict=False)
+        if as_int.is_null().any():
+            r = df.filter(as_int.is_null()).row(0, named=True)
+            raise ValueError(f"{path}: row {r['_row']}: sample {r['sample']!r} is not an integer")
+        df = df.with_columns(sample=as_int)
+    return df
 
 
 def panel_agreement(csv_path: str | Path, weights: pl.DataFrame | None = None, *, confidence: float = 0.95

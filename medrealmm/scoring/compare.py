@@ -102,10 +102,26 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
     ``model_a="multimodal", model_b="text"`` and ``by=("model", "judge")`` is the image ablation.
     The output then names ``mode_a``/``mode_b`` instead of ``model_a``/``model_b``.
     """
+    by = list(by)
+    _check_pair_inputs(case_scores, model_a, model_b, by=by, n_boot=n_boot, ci=ci, column=column)
+    groups = _paired_groups(case_scores, model_a, model_b, by=by, column=column)
+    rows: list[dict[str, Any]] = []
+    for g in groups.iter_rows(named=True):
+        row: dict[str, Any] = {c: g[c] for c in by}
+        row.update(model_a=model_a, model_b=model_b, **_paired_stats(g["case_id"], g["a"], g["b"], n_boot, seed, ci))
+        rows.append(row)
+    schema = {c: case_scores.schema[c] for c in by} | _DIFF_SCHEMA
+    out = pl.DataFrame(rows, schema=schema)
+    if column != "model":
+        out = out.rename({"model_a": f"{column}_a", "model_b": f"{column}_b"})
+    return out.sort(by) if by else out
+
+
+def _check_pair_inputs(case_scores: pl.DataFrame, model_a: str, model_b: str, *, by: list[str], n_boot: int,
+                       ci: float, column: str) -> None:
     if model_a == model_b:
         raise ValueError(f"compare two different models, got {model_a!r} twice")
     _check_ci(n_boot, ci)
-    by = list(by)
     if column in by or "case_id" in by:
         raise ValueError(f"by must not contain {column!r} or 'case_id', got {by}")
     _check_columns(case_scores, [column, "case_id", "score", *by])
@@ -114,6 +130,11 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
     if absent:
         raise ValueError(f"{column}(s) {absent} not in case_scores; it has {sorted(present, key=str)}")
 
+
+def _paired_groups(case_scores: pl.DataFrame, model_a: str, model_b: str, *, by: list[str],
+                   column: str) -> pl.DataFrame:
+    """Per ``by`` group, the lists ``case_id``, ``a`` and ``b``: each case's (sample-mean) score of the two
+    models, null where one did not score it."""
     scored = _scored(case_scores.filter(pl.col(column).is_in([model_a, model_b])), by)
     per_case = scored.group_by([column, *by, "case_id"]).agg(
         pl.col("score").cast(pl.Float64).mean(), pl.len().alias("_n_samples"))
@@ -122,30 +143,25 @@ def paired_bootstrap_diff(case_scores: pl.DataFrame, model_a: str, model_b: str,
     a = per_case.filter(pl.col(column) == model_a).select(*by, "case_id", pl.col("score").alias("a"))
     b = per_case.filter(pl.col(column) == model_b).select(*by, "case_id", pl.col("score").alias("b"))
     pairs = a.join(b, on=[*by, "case_id"], how="full", coalesce=True, nulls_equal=True)
-    groups = (pairs.group_by(by, maintain_order=False).agg(pl.all()) if by
-              else pairs.select(pl.all().implode()))
+    return pairs.group_by(by, maintain_order=False).agg(pl.all()) if by else pairs.select(pl.all().implode())
 
-    rows: list[dict[str, Any]] = []
-    for g in groups.iter_rows(named=True):
-        order = np.argsort(np.asarray(g["case_id"], dtype=object), kind="stable")
-        sa = np.array([np.nan if v is None else v for v in g["a"]], dtype=np.float64)[order]
-        sb = np.array([np.nan if v is None else v for v in g["b"]], dtype=np.float64)[order]
-        both = ~np.isnan(sa) & ~np.isnan(sb)
-        row: dict[str, Any] = {c: g[c] for c in by}
-        row.update(model_a=model_a, model_b=model_b, n_cases=int(both.sum()),
-                   n_only_a=int((~np.isnan(sa) & np.isnan(sb)).sum()),
-                   n_only_b=int((np.isnan(sa) & ~np.isnan(sb)).sum()))
-        if both.any():
-            d = sa[both] - sb[both]
-            low, high, share = _boot_diff(d, n_boot, seed, ci)
-            row.update(mean_a=float(sa[both].mean()), mean_b=float(sb[both].mean()),
-                       diff=float(d.mean()), ci_low=low, ci_high=high, share_le_0=share)
-        rows.append(row)
-    schema = {c: case_scores.schema[c] for c in by} | _DIFF_SCHEMA
-    out = pl.DataFrame(rows, schema=schema)
-    if column != "model":
-        out = out.rename({"model_a": f"{column}_a", "model_b": f"{column}_b"})
-    return out.sort(by) if by else out
+
+def _paired_stats(case_ids: list[Any], a: list[Any], b: list[Any], n_boot: int, seed: int,
+                  ci: float) -> dict[str, Any]:
+    """One group's pair counts and, when some case has both scores, the means, the difference and its
+    paired bootstrap interval (cases in ``case_id`` order)."""
+    order = np.argsort(np.asarray(case_ids, dtype=object), kind="stable")
+    sa = np.array([np.nan if v is None else v for v in a], dtype=np.float64)[order]
+    sb = np.array([np.nan if v is None else v for v in b], dtype=np.float64)[order]
+    both = ~np.isnan(sa) & ~np.isnan(sb)
+    out: dict[str, Any] = {"n_cases": int(both.sum()), "n_only_a": int((~np.isnan(sa) & np.isnan(sb)).sum()),
+                           "n_only_b": int((np.isnan(sa) & ~np.isnan(sb)).sum())}
+    if both.any():
+        d = sa[both] - sb[both]
+        low, high, share = _boot_diff(d, n_boot, seed, ci)
+        out.update(mean_a=float(sa[both].mean()), mean_b=float(sb[both].mean()),
+                   diff=float(d.mean()), ci_low=low, ci_high=high, share_le_0=share)
+    return out
 
 
 # --- worst-of-k ----------------------------------------------------------------------------------

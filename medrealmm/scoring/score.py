@@ -157,6 +157,26 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
     and ``n_neg_triggered`` count scored verdicts only. ``attributes`` are the ``cases`` columns
     joined on (add e.g. ``"specialty"`` to break down by it later).
     """
+    v, cases = _score_inputs(verdicts, cases, policy, attributes)
+    if v.height == 0:
+        return _empty_scores(cases)
+    validate_verdicts(v)
+    if policy == "fail":
+        _raise_on_unscored(v)
+    per_case = _per_case_scores(v, policy)
+    unknown = per_case.select("case_id").unique().join(cases.select("case_id"), on="case_id",
+                                                       how="anti")
+    if unknown.height:
+        ids = unknown["case_id"].sort().to_list()
+        raise ValueError(f"{len(ids)} verdict case_id(s) are not in cases: {ids[:10]}")
+    out = per_case.join(cases, on="case_id", how="left")
+    first = [*RUN_KEY, "case_id", "score", "raw_ratio", "status"]
+    return out.select([*first, *[c for c in out.columns if c not in first]]).sort([*RUN_KEY, "case_id"])
+
+
+def _score_inputs(verdicts: pl.DataFrame, cases: pl.DataFrame, policy: str, attributes: Sequence[str]
+                  ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The verdicts in :data:`VERDICT_SCHEMA` and the cases' id and attributes, checked."""
     if policy not in POLICIES:
         raise ValueError(f"unknown unscored policy {policy!r}; choose one of {POLICIES}")
     check_columns(verdicts, list(VERDICT_SCHEMA), "verdicts")
@@ -167,20 +187,21 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
     if cases["case_id"].is_duplicated().any():
         dup = cases.filter(pl.col("case_id").is_duplicated())["case_id"].unique().sort().to_list()
         raise ValueError(f"cases has duplicate case_id(s): {dup[:10]}")
-    cases = cases.select(["case_id", *attributes])
     v = verdicts.select([pl.col(k).cast(t) for k, t in VERDICT_SCHEMA.items()])
-    if v.height == 0:
-        return _empty_scores(cases)
-    validate_verdicts(v)
+    return v, cases.select(["case_id", *attributes])
 
+
+def _raise_on_unscored(v: pl.DataFrame) -> None:
+    """The ``"fail"`` policy: any unscored verdict is an error naming them all."""
+    unscored = v.filter(pl.col("status") != "scored")
+    if unscored.height:
+        raise UnscoredVerdictError(
+            unscored.select([*RUN_KEY, "case_id", "criterion_id"]).sort([*RUN_KEY, "case_id", "criterion_id"]))
+
+
+def _per_case_scores(v: pl.DataFrame, policy: str) -> pl.DataFrame:
+    """The score formula applied per run key x case under ``policy``: counts, points, ratio, status, score."""
     scored = pl.col("status") == "scored"
-    if policy == "fail":
-        unscored = v.filter(~scored)
-        if unscored.height:
-            raise UnscoredVerdictError(
-                unscored.select([*RUN_KEY, "case_id", "criterion_id"]).sort([*RUN_KEY, "case_id",
-                                                                             "criterion_id"]))
-
     w, met = pl.col("weight"), pl.col("met")
     w_scored, met_scored = w.filter(scored), met.filter(scored)
     denominator_w = w if policy == "exclude_case" else w_scored
@@ -195,6 +216,20 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
         points_earned=points_earned(w_scored, met_scored),
         points_possible=points_possible(denominator_w),
     )
+    _check_case_criteria(per_case)
+    if policy == "drop_criteria":
+        excluded = pl.col("points_possible") <= 0  # every positive criterion was unscored
+    else:
+        excluded = pl.col("n_unscored") > 0
+    ratio = raw_ratio(pl.col("points_earned"), pl.col("points_possible"))
+    return per_case.drop("n_distinct").with_columns(
+        raw_ratio=pl.when(~excluded).then(ratio),
+        status=pl.when(excluded).then(pl.lit(STATUS_EXCLUDED)).otherwise(pl.lit(STATUS_SCORED)),
+    ).with_columns(score=clip_score(pl.col("raw_ratio")))
+
+
+def _check_case_criteria(per_case: pl.DataFrame) -> None:
+    """Errors for a case with two verdicts on one criterion of a run, or without a positive criterion."""
     dups = per_case.filter(pl.col("n_distinct") != pl.col("n_criteria"))
     if dups.height:
         r = dups.row(0, named=True)
@@ -205,22 +240,3 @@ def score_cases(verdicts: pl.DataFrame, cases: pl.DataFrame,
     if no_pos.height:
         ids = no_pos["case_id"].unique().sort().to_list()
         raise ValueError(f"case(s) without a positive criterion have no defined score: {ids[:10]}")
-
-    if policy == "drop_criteria":
-        excluded = pl.col("points_possible") <= 0  # every positive criterion was unscored
-    else:
-        excluded = pl.col("n_unscored") > 0
-    ratio = raw_ratio(pl.col("points_earned"), pl.col("points_possible"))
-    per_case = per_case.drop("n_distinct").with_columns(
-        raw_ratio=pl.when(~excluded).then(ratio),
-        status=pl.when(excluded).then(pl.lit(STATUS_EXCLUDED)).otherwise(pl.lit(STATUS_SCORED)),
-    ).with_columns(score=clip_score(pl.col("raw_ratio")))
-
-    unknown = per_case.select("case_id").unique().join(cases.select("case_id"), on="case_id",
-                                                       how="anti")
-    if unknown.height:
-        ids = unknown["case_id"].sort().to_list()
-        raise ValueError(f"{len(ids)} verdict case_id(s) are not in cases: {ids[:10]}")
-    out = per_case.join(cases, on="case_id", how="left")
-    first = [*RUN_KEY, "case_id", "score", "raw_ratio", "status"]
-    return out.select([*first, *[c for c in out.columns if c not in first]]).sort([*RUN_KEY, "case_id"])
