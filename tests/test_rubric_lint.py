@@ -293,3 +293,17 @@ def test_sample_dataset_has_no_errors() -> None:
     assert errors.height == 0, errors.rows()
     # the warnings that remain are the reviewable kind only
     assert set(df["rule"]) <= {"bundled", "copies_reply", "near_duplicate"}
+
+
+def test_the_rubric_settings_feed_the_lint_and_the_writer_bounds() -> None:
+    from medrealmm.config_schema import ConfigError
+    from medrealmm.rubric.settings import RubricSettings
+    from medrealmm.rubric.writer import Bounds
+
+    s = RubricSettings.of({"lint": {"near_duplicate": 0.9, "n_positive": [2, None]}}, "rubric")
+    conf = LintConfig.from_config(s.lint.model_dump())
+    assert conf.near_duplicate_threshold == 0.9 and conf.near_duplicate_same_sign_only
+    assert Bounds.of(conf) == Bounds(max_positive=99)
+    assert LintConfig.from_config(RubricSettings().lint.model_dump()) == LintConfig()
+    with pytest.raises(ConfigError, match=r"rubric\.lint\.severity\.bundled"):
+        RubricSettings.of({"lint": {"severity": {"bundled": "fatal"}}}, "rubric")
