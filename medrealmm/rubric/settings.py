@@ -16,6 +16,14 @@ __all__ = ["ApproveSettings", "BundledSettings", "CopiesReplySettings", "ExportS
 Span = list[int | None]     # [lo, hi]; None on a side: unbounded
 
 
+def _span(lo: int | None, hi: int | None) -> Any:
+    """A ``[lo, hi]`` setting defaulting to a fresh ``[lo, hi]``."""
+    def make() -> Span:
+        return [lo, hi]
+
+    return Field(default_factory=make, min_length=2, max_length=2)
+
+
 class WeightSettings(Settings):
     min: int = -10
     max: int = 10
@@ -41,9 +49,9 @@ class LintSettings(Settings):
     """The rubric checks (:class:`medrealmm.rubric.lint.LintConfig`); the writer's prompt and schema use the same
     bounds."""
 
-    n_criteria: Span = Field(default_factory=lambda: [3, 19], min_length=2, max_length=2)
-    n_positive: Span = Field(default_factory=lambda: [2, 17], min_length=2, max_length=2)
-    n_negative: Span = Field(default_factory=lambda: [0, 7], min_length=2, max_length=2)
+    n_criteria: Span = _span(3, 19)
+    n_positive: Span = _span(2, 17)
+    n_negative: Span = _span(0, 7)
     weight: WeightSettings = WeightSettings()
     near_duplicate: NearDuplicateSettings = NearDuplicateSettings()
     bundled: BundledSettings = BundledSettings()
