@@ -1,7 +1,8 @@
 """The Phase 1 funnel: raw consultations in, benchmark candidates out, every drop with its reason.
 
 Each stage is a function ``(consultations, cfg) -> StageResult`` with its thresholds from the
-stage's config section (``conf/corpus/default.yaml``). Reasons are short strings with numbers and
+stage's typed config section (:mod:`medrealmm.corpus.settings`, mirrored by ``conf/corpus/default.yaml``;
+a plain dict is read as that section, missing keys taking its defaults). Reasons are short strings with numbers and
 rule names only — never dialogue text, which may hold identifiers until de-identification.
 
 Stages, in order (:data:`STAGES`):
