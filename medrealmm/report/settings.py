@@ -37,7 +37,7 @@ class ReportSettings(Settings):
     title: str | None = None
     anchor_model: str = "online"
     primary_judge: str | None = None
-    specialty_groups: dict[str, list[str]] | str | None = None
+    specialty_groups: dict[str, list[str] | str] | str | None = None   # {group: departments (or one)}, or a file
     specialty_rules: bool = True
     specialty_strict: bool = False
     min_n: int = Field(default=10, ge=0)
