@@ -118,6 +118,8 @@ def test_doctor_share_cap_at_one_half():
     patient_heavy = cons([P(), P(), P(), D(), P(), D(), P(), D(), P()])
     assert quality(patient_heavy) is None  # the patient cap is off by default
     assert quality(patient_heavy, max_side_share={"doctor": 0.5, "patient": 0.6}).startswith("patient sends 6/9")
+    assert quality(above, max_side_share=0.6) is None         # a number: the doctor's cap alone
+    assert quality(above, max_side_share=None) is None        # no cap
 
 
 def test_refund_close_with_and_without_diagnostic_exchange():

@@ -304,6 +304,19 @@ def test_make_detector_rejects_unknown_kind_and_keys():
             make_detector(cfg)
 
 
+def test_a_detector_typo_fails_when_the_deid_group_is_read():
+    """Each built-in kind's own keys are checked when ``deid`` is read (at start), naming the entry; a kind
+    registered by other code keeps its keys as given."""
+    from medrealmm.config_schema import ConfigError
+    from medrealmm.deid.settings import DeidSettings
+
+    face = {"kind": "yunet", "model": None, "score_treshold": 0.5}
+    with pytest.raises(ConfigError, match=r"deid\.image\.detectors\.face: yunet detector\.score_treshold: unknown"):
+        DeidSettings.of({"image": {"detectors": {"face": face}}}, "deid")
+    plugin = DeidSettings.of({"image": {"detectors": {"mine": {"kind": "plugin", "anything": 1}, "off": None}}}, "deid")
+    assert {n: s.entry() for n, s in plugin.image.enabled().items()} == {"mine": {"kind": "plugin", "anything": 1}}
+
+
 # --------------------------------------------------------------------------------------- form rules (no OCR)
 
 
