@@ -276,7 +276,7 @@ _LEFT_STOP = re.compile(
     r"这家|那家|哪家|一家|每家|几家|换家|推荐|建议|介绍|咨询|就诊|联系|选择|前往|来到|转到|转诊|转至|送到|送往|送至|"
     r"住进|入住|考虑|打算|准备|通过|经过|位于|属于|包括|例如|比如|除了|同时|还有|以及|或者|而且|但是|因为|所以|如果|"
     r"听说|知道|认为|觉得|发现|诊断|确诊|就医|看病|求医|治疗|手术|复诊|体检|预约|挂号|排队|名字|简称|称为|原名|之前|"
-    r"以前|后来|然后|当时|现在|目前|已经|曾经|最近|上次|这次|那次|上周|昨天|今天|去年|前年|刚才|医生|大夫|老家|我家|"
+    r"以前|后来|然后|当时|现在|目前|已经|曾经|最近|上次|这次|那次|上周|昨天|今天|去年|前年|刚才|医生|大夫|老家|我家|俺们|咱们|俺|"
     r"家里|住在|就在|家住|户籍|籍贯|现住|居住|我们|你们|他们|她们|咱们|一直|地址|根据|等待|查阅|确保|按照|告知|参考|"
     r"确认|具体|比较|了解|询问|打听|寻找|找到|评估|提供|要求|需要|遵守|遵循|配合|信任|相信|去过|到过|离开|出院|回到|"
     r"上(?!海|饶|虞|杭|蔡|高|栗|街)|下(?!关|城)|(?<![协仁中祥永太清呼])和(?!平|田|谐|睦|美)|都(?=[在去是到有说要会能看做查就也还没不])|回(?!民)|向(?!阳)|前(?!进)|从(?!化)|来(?!宾|凤)|"
@@ -284,7 +284,7 @@ _LEFT_STOP = re.compile(
     r"过后里次位间着得叫称即如像比除经离靠入有问按、]")
 
 _ADDR_SUFFIX = re.compile(r"特别行政区|自治区|自治州|自治县|自治旗|开发区|高新区|新区|街道办事处|街道办|街道|小区|社区|花园|"
-                          r"家园|新村|公寓|大厦|村委会|居委会|大街|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村|路|街|巷|苑")
+                          r"家园|新村|公寓|大厦|村委会|居委会|大街(?!道)|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村(?![医民])|路|街|巷|苑")
 _PROV, _CITY, _DIST, _TOWN, _VILL, _COMP, _ROAD = range(7)
 _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州": _CITY, "市": _CITY, "州": _CITY, "盟": _CITY,
           "自治县": _DIST, "自治旗": _DIST, "开发区": _DIST, "高新区": _DIST, "新区": _DIST, "区": _DIST, "县": _DIST,
@@ -292,7 +292,9 @@ _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州
           "村委会": _VILL, "居委会": _VILL, "村": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
           "公寓": _COMP, "大厦": _COMP, "苑": _COMP, "大街": _ROAD, "大道": _ROAD, "胡同": _ROAD, "路": _ROAD, "街": _ROAD,
           "巷": _ROAD}
-_LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到)[:：\s]*$")
+_LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到|我们|俺们|咱们|我家|俺家)[:：\s]*$")
+# what follows a place people live in (东大街道这边, 小李庄村的村医, 河西村村医, 李庄村人)
+_PLACE_AFTER_CUE = re.compile(r"(?:的)?(?:这边|那边|附近|一带|村医|卫生室|卫生院|诊所|人[，,。\s])")
 # a living-place verb earlier in the same clause (我们住城西那边的金色家园)
 _CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
@@ -579,8 +581,8 @@ def _addresses(t: str, out: list[_Found]) -> None:
                 j = _left_boundary(t, s, max(0, s - 12))
                 if s - j >= 2:
                     s = j
-            elif s > 0 and _cjk(t[s - 1]):
-                s = _compound_name(t, s)              # 名门世家28栋5单元, 供电局宿舍14幢6单元: the compound
+            if s == m.start() and s > 0 and _cjk(t[s - 1]):
+                s = _compound_name(t, s)              # 名门世家28栋5单元, 供电局宿舍14幢6单元, 春天里27号楼: the compound
             out.append(_Found(s, e, "ADDRESS"))
 
 
@@ -666,7 +668,8 @@ def _mark_strong(t: str, units: list[_Unit]) -> None:
         if named and _proper(u.name):  # 翠湖社区: after 住在/家住/地址, or chained to another place
             chained = (i > 0 and u.adjacent) or (i + 1 < len(units) and units[i + 1].adjacent)
             u.strong = (chained or _LOCATION_CUE.search(t, max(0, u.start - 4), u.start) is not None
-                        or _CLAUSE_CUE.search(t, max(0, u.start - 14), u.start) is not None)
+                        or _CLAUSE_CUE.search(t, max(0, u.start - 14), u.start) is not None
+                        or (u.level in (_TOWN, _VILL) and _PLACE_AFTER_CUE.match(t, u.end) is not None))
         elif u.level == _TOWN and i + 1 < len(units) and units[i + 1].adjacent and units[i + 1].level == _VILL:
             u.strong = units[i + 1].strong = True                  # 李楼乡王庄村
         elif u.level == _DIST and u.name and u.name not in _GENERIC_PLACE:

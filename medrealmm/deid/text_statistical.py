@@ -451,7 +451,8 @@ _PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|�
 # a city's short form naming a dish or a product, not where someone is (兰州拉面, 青岛啤酒, 北京烤鸭)
 _PRODUCT_AFTER = re.compile(r"拉面|烤鸭|小吃|火锅|小面|热干面|螺蛳粉|炒饭|米线|米粉|凉皮|肉夹馍|啤酒|白酒|黄酒|老窖|大曲|"
                             r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音|阿胶|铁观音|大红袍|龙井|"
-                            r"毛尖|普洱|红茶|绿茶|白茶|枸杞|人参|红枣|火腿|板鸭|管圆线虫|出血热|血吸虫")
+                            r"毛尖|普洱|红茶|绿茶|白茶|枸杞|人参|红枣|火腿|板鸭|管圆线虫|出血热|血吸虫|臭豆腐|腊肉|腊肠|烧饼|"
+                            r"鸭脖|卤味|凉粉|酸奶|麻辣烫|豆腐|糕点|月饼|粽子")
 _PLACE_LAST = frozenset("街道镇乡村屯寨区木查路巷同弄")
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
 _TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木|区|县)$")
@@ -525,7 +526,72 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
                 out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
                 break
     _neighbourhoods(t, toks, gaz, out)
+    if policy.city:
+        _cued_short_places(t, out)
+    _compounds_lived_in(t, out)
     return out
+
+
+# a place named right after words that can only take a place (老家是疏勒的, 在金华打工, 人在金华，, 金华哪家医院)
+_STRONG_PLACE_CUE = re.compile(r"(?:老家是|老家在|老家|来自|祖籍|籍贯|户籍|家在|住在|人在|定居在|定居|搬到|搬去|嫁到)$")
+_WEAK_PLACE_CUE = re.compile(r"(?:在|去|到|从|回)$")
+_PLACE_ACTIVITY = re.compile(r"(?:打工|上班|工作|干活|生活|定居|读书|上学|带孙子|带孩子|住|坐|出发|过来|回来|的饭店|的厂|"
+                             r"一个厂|哪家|有没有|有什么|看病|的医院|的人|人[，,。]|那边|这边|这里|那里|[，,])")
+
+
+_PLACE_QUESTION = re.compile(r"哪家|哪里|有没有|有什么")
+_LIVING_THERE = re.compile(r"打工|上班|工作|干活|生活|定居|读书|上学|住")
+
+
+def _cued_short_places(t: str, out: list[tuple[Span, bool]]) -> None:
+    """A city or county named by its short form, the everyday-word ones too (金华, 中原, 疏勒), where
+    a place cue comes before it (老家是, 人在) or a place cue before and an activity after (在金华打工)."""
+    shorts = _ALL_SHORT()
+    n = len(t)
+    for p in range(n - 1):
+        if not _cjk(t[p]):
+            continue
+        for k in (4, 3, 2):
+            name = t[p:p + k]
+            if len(name) < k or name not in shorts:
+                continue
+            strong = _STRONG_PLACE_CUE.search(t, max(0, p - 3), p) is not None
+            if not strong and word_frequency(name) >= 300:
+                # 比如 (比如县), 中山: words first, places only where nothing else fits (在中山打工)
+                if _WEAK_PLACE_CUE.search(t, max(0, p - 1), p) and _LIVING_THERE.match(t, p + k):
+                    out.append((Span(p, p + k, "ADDRESS", DETECTOR), True))
+                break
+            act = _PLACE_ACTIVITY.match(t, p + k)
+            weak = act is not None and (_WEAK_PLACE_CUE.search(t, max(0, p - 1), p) is not None
+                                        or (p == 0 or not _cjk(t[p - 1]) and not t[p - 1].isdigit())
+                                        ) \
+                or (p == 0 or not _cjk(t[p - 1])) and _PLACE_QUESTION.match(t, p + k) is not None
+            heads = any(sp.start == p + k and sp.category == "ADDRESS" for sp, _ in out)   # 金华 + 义乌市
+            if (strong or weak or heads) and not _PRODUCT_AFTER.match(t, p + k):
+                end = p + k
+                if end < n and t[end] in "市县区":
+                    end += 1
+                out.append((Span(p, end, "ADDRESS", DETECTOR), True))
+            break
+
+
+# a residential compound lived in, named without 小区 (住名门世家，, 住在春天里，, 住康桥华城，): a name the
+# dictionary does not hold, ending as compounds end, after 住/住在/家住
+_LIVE_IN = re.compile(r"(?:住在|家住|住)(?P<n>[\u4e00-\u9fff]{2,7}?)(?=[，,。；;！!？?\s]|的|那边|这边|附近|$)")
+_COMPOUND_END = frozenset("园苑府城庭湾居阁轩邸里墅寓家院区舍岛街苑汇邦都景")
+_NOT_COMPOUND = frozenset("的我你他她自己别亲朋儿女父母爸妈哥姐弟妹了过着得不这那哪宾酒病医")
+_NOT_COMPOUND_FIRST = frozenset("院进几一两多在")
+
+
+def _compounds_lived_in(t: str, out: list[tuple[Span, bool]]) -> None:
+    if "住" not in t:
+        return
+    for m in _LIVE_IN.finditer(t):
+        name = m.group("n")
+        if name[-1] not in _COMPOUND_END or name[0] in _NOT_COMPOUND_FIRST or any(c in _NOT_COMPOUND for c in name) \
+                or word_frequency(name) > 0 or any(name.endswith(x) for x in _NOT_TOWN if len(x) >= 2):
+            continue
+        out.append((Span(*m.span("n"), "ADDRESS", DETECTOR), False))
 
 
 _NEIGHBOURHOOD_END = re.compile(r"[，,。；;！!？?\s]|附近|这边|那边|一带|旁边|周边|这里|那里|那块|$")
