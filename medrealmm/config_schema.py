@@ -2,8 +2,11 @@
 
 Hydra composes plain YAML; a value out of range (``run.samples=0``, ``judge.max_retries=-1``) would
 otherwise surface late and as a confusing error (a ``KeyError`` after the judge engine loaded). Each
-group that the evaluation stages read has a pydantic model here; unknown keys are allowed (engines
-take free-form keyword arguments), known keys must have a valid type and range. Every problem is
+group that the evaluation stages read has a pydantic model here. ``run``, ``paths`` and ``cluster`` are
+:class:`Settings`: their defaults live here once and an unknown key is an error. The role and engine groups
+(``model``, ``judge``, ``backend``, ``data``) stay open (engines take free-form keyword arguments, and model
+files add their own keys) but type the keys the code reads, with the defaults it would otherwise repeat
+(:class:`Judge`, :class:`VLLMBackend`, :class:`OpenAIBackend`, :class:`DataSelection`). Every problem is
 reported at once, one line each, naming the setting.
 """
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import polars as pl
 import pyarrow.parquet as pq
+from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 
 from medrealmm.data.dataset import Dataset, LoadOptions, RawRecord, build_dataset
 from medrealmm.data.formats import KNOWN_KEYS, register_format, warn_unknown
@@ -94,6 +95,36 @@ HF_KEYS = {
 _MISSING = object()
 
 
+class HFReleaseSettings(BaseModel):
+    """The ``data`` settings of ``format=hf_release`` (``conf/data/medrealmm_hf.yaml``), their defaults here
+    once; the loader's own keys (:data:`~medrealmm.data.formats.KNOWN_KEYS`) pass through. A null (or empty)
+    ``name``, ``repo_id``, ``files``, ``role_map`` or ``sex_map`` means the default, a null ``exclude`` too."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str = "medrealmm_hf"
+    repo_id: str = "jdh-algo/MedRealMM"
+    revision: str | None = None
+    local_dir: str | None = None
+    path: str | None = None
+    cache_dir: str | None = None
+    offline: bool = True          # local_files_only: never a silent network call
+    token: str | bool | None = None
+    files: list[str] = list(DEFAULT_FILES)
+    exclude: list[str] = list(DEFAULT_EXCLUDE)
+    records_key: str | None = None
+    keep_unmapped: bool = True
+    fields: dict[str, Any] = {}
+    role_map: dict[Any, Any] = DEFAULT_ROLE_MAP
+    sex_map: dict[Any, Any] = DEFAULT_SEX_MAP
+
+    @field_validator("name", "repo_id", "revision", "files", "role_map", "sex_map", "exclude", mode="before")
+    @classmethod
+    def _empty_is_default(cls, value: Any, info: ValidationInfo) -> Any:
+        empty = value is None if info.field_name == "exclude" else not value
+        return cls.model_fields[info.field_name].get_default(call_default_factory=True) if empty else value
+
+
 class HFReleaseConfigError(ValueError):
     """The mapping config itself is unusable (not one case's fault)."""
 
@@ -131,8 +162,8 @@ def _top_key(dotted: str | None) -> str | None:
 class _Mapper:
     """Turns one release record into the raw dict that ``Case.parse`` validates."""
 
-    def __init__(self, conf: Mapping[str, Any], root: Path):
-        fields_cfg = dict(conf.get("fields") or {})
+    def __init__(self, conf: HFReleaseSettings, root: Path):
+        fields_cfg = dict(conf.fields)
         unknown = set(fields_cfg) - set(DEFAULT_FIELDS)
         if unknown:
             raise HFReleaseConfigError(
@@ -145,9 +176,9 @@ class _Mapper:
                 raise HFReleaseConfigError(
                     f"data.fields.{key} must name a field of the release ({CONFIG_FILE})"
                 )
-        self.role_map = {str(k): v for k, v in (conf.get("role_map") or DEFAULT_ROLE_MAP).items()}
-        self.sex_map = {str(k): v for k, v in (conf.get("sex_map") or DEFAULT_SEX_MAP).items()}
-        self.keep_unmapped = bool(conf.get("keep_unmapped", True))
+        self.role_map = {str(k): v for k, v in conf.role_map.items()}
+        self.sex_map = {str(k): v for k, v in conf.sex_map.items()}
+        self.keep_unmapped = conf.keep_unmapped
         self.root = root
         self._warned: set[tuple[str, str]] = set()
         self._mapped_top = {
@@ -491,13 +522,14 @@ def _iter_file(path: Path, records_key: str | None) -> Iterator[tuple[int, Any] 
         )
 
 
-def snapshot_root(conf: Mapping[str, Any]) -> Path:
+def snapshot_root(conf: Mapping[str, Any] | HFReleaseSettings) -> Path:
     """The local folder holding the release: ``local_dir``/``path`` as given, else the hub snapshot.
 
     ``offline`` (default true) passes ``local_files_only=True``: the hub cache is used, and a
     missing snapshot is an error telling how to download it, never a silent network call.
     """
-    local = conf.get("local_dir") or conf.get("path")
+    s = conf if isinstance(conf, HFReleaseSettings) else HFReleaseSettings.model_validate(dict(conf))
+    local = s.local_dir or s.path
     if local:
         root = Path(local).expanduser()
         if not root.is_dir():
@@ -505,17 +537,15 @@ def snapshot_root(conf: Mapping[str, Any]) -> Path:
         return root
     from huggingface_hub import snapshot_download
 
-    repo_id = conf.get("repo_id") or "jdh-algo/MedRealMM"
-    revision = conf.get("revision") or None
-    offline = bool(conf.get("offline", True))
+    repo_id, revision, offline = s.repo_id, s.revision, s.offline
     try:
         folder = snapshot_download(
             repo_id,
             repo_type="dataset",
             revision=revision,
-            cache_dir=conf.get("cache_dir"),
+            cache_dir=s.cache_dir,
             local_files_only=offline,
-            token=conf.get("token"),
+            token=s.token,
         )
     except Exception as e:  # noqa: BLE001 - hub errors vary by version; all mean "not available"
         if offline:
@@ -531,17 +561,17 @@ def snapshot_root(conf: Mapping[str, Any]) -> Path:
 
 def read_hf_release(conf: Mapping[str, Any], *, options: LoadOptions | None = None) -> Dataset:
     """Load the official release according to the mapping in ``conf`` (the ``data`` config)."""
-    root = snapshot_root(conf)
-    mapper = _Mapper(conf, root)
-    patterns = list(conf.get("files") or DEFAULT_FILES)
-    exclude = list(conf.get("exclude") if conf.get("exclude") is not None else DEFAULT_EXCLUDE)
+    s = HFReleaseSettings.model_validate(dict(conf))
+    root = snapshot_root(s)
+    mapper = _Mapper(s, root)
+    patterns, exclude = list(s.files), list(s.exclude)
     files = _data_files(root, patterns, exclude)
     if not files:
         raise FileNotFoundError(
             f"no data files matching {patterns} under {root}; adjust data.files in {CONFIG_FILE}"
         )
     log.info("MedRealMM release at %s: %d data files", root, len(files))
-    records_key = conf.get("records_key")
+    records_key = s.records_key
 
     def records() -> Iterator[RawRecord]:
         for f in files:
@@ -564,7 +594,7 @@ def read_hf_release(conf: Mapping[str, Any], *, options: LoadOptions | None = No
 
     return build_dataset(
         records(),
-        name=conf.get("name") or "medrealmm_hf",
+        name=s.name,
         root=root,
         source=str(root),
         options=options or LoadOptions.from_mapping(conf),
