@@ -540,6 +540,9 @@ _PLACE_ACTIVITY = re.compile(r"(?:打工|上班|工作|干活|生活|定居|读�
 
 
 _PLACE_QUESTION = re.compile(r"哪家|哪里|有没有|有什么")
+# where a cued short form can start: after a cue, at the start, after anything not Chinese
+_SHORT_PLACE_AT = re.compile(r"^|[^\u4e00-\u9fff]|老家是|老家在|老家|来自|祖籍|籍贯|户籍|家在|住在|人在|定居在|定居|搬到|搬去|"
+                             r"嫁到|在|去|到|从|回")
 _LIVING_THERE = re.compile(r"打工|上班|工作|干活|生活|定居|读书|上学|住")
 
 
@@ -548,8 +551,10 @@ def _cued_short_places(t: str, out: list[tuple[Span, bool]]) -> None:
     a place cue comes before it (老家是, 人在) or a place cue before and an activity after (在金华打工)."""
     shorts = _ALL_SHORT()
     n = len(t)
-    for p in range(n - 1):
-        if not _cjk(t[p]):
+    starts = {m.end() for m in _SHORT_PLACE_AT.finditer(t)}
+    starts.update(sp.start - k for sp, _ in out if sp.category == "ADDRESS" for k in (4, 3, 2))
+    for p in sorted(starts):
+        if p < 0 or p >= n - 1 or not _cjk(t[p]):
             continue
         for k in (4, 3, 2):
             name = t[p:p + k]
@@ -703,6 +708,8 @@ _SHORT_HOSPITAL = re.compile(
     r"|[^\W\d的了是在去到于我你他她这那转和与及从为]?附[一二三四五六七八九]院?(?![张份个下些次点篇条页])"
     r"|(?:复旦|浙大|川大|北大|中大|重医|华科|交大)(?:儿科|儿院|妇产|眼耳鼻喉))"
     r"|地区[一二三四五六七八九]院|地区人民医院|地区医院")
+_SHORT_HOSPITAL_GATE = re.compile(r"医大|医[一二三四五六七八九]院|附[一二三四五六七八九]|地区|儿科|儿院|妇产|眼耳鼻喉|"
+                                  r"(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九]")
 _CITY_HOSPITAL = re.compile(r"市立(?:医院)?|市?妇儿(?:中心|医院)")
 # a hospital's whole name between a verb of going/being somewhere and its suffix (去了人和医院, 在如意门诊部,
 # 在可可西里卫生院): the rules cut such names at a common character (和, 如, 为, 以) and keep only the rest
@@ -743,9 +750,10 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
                 out.append(Span(tok.start, campus.end() if campus else tok.end, "HOSPITAL", DETECTOR))
     for m in _HOSPITAL_BRANDS.finditer(t):
         out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
-    for m in _SHORT_HOSPITAL.finditer(t):
-        out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
-    for m in _CITY_HOSPITAL.finditer(t):              # 菏泽市立, 广州妇儿中心: only after a city
+    if _SHORT_HOSPITAL_GATE.search(t):
+        for m in _SHORT_HOSPITAL.finditer(t):
+            out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    for m in _CITY_HOSPITAL.finditer(t) if "市立" in t or "妇儿" in t else ():   # 菏泽市立, 广州妇儿中心: after a city
         s = m.start()
         k = next((k for k in (3, 2) if s - k >= 0 and t[s - k:s] in _ALL_SHORT()), 0)
         if k:
