@@ -151,6 +151,7 @@ _HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
                      + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB)
+_ID_THEN_MOBILE = re.compile(_NA + r"(?P<id>\d{17}[\dXx])(?P<mobile>(?:\(?\+?86\)?\s?)?1[3-9]\d(?:[ -]?\d{4}){2})" + _NB)
 _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)\s?[ -]?|0\d{2,3}[ -])(?:[2-9]\d{6,7}|[2-9]\d{2,3}[ -]\d{4})"
                        r"(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
 # a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
@@ -174,6 +175,8 @@ _TLDS = ("com|cn|net|org|edu|gov|info|top|xyz|vip|biz|cc|tv|io|hk|tw|mobi|site|o
 _BARE_DOMAIN = re.compile(r"(?<![A-Za-z0-9@.\-_/])(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?:"
                           + _TLDS + r")(?![A-Za-z0-9\-])(?:/" + _URL_CHARS + "*)?", re.I)
 
+_DATE_WORDS_AFTER_YM = (r"做的|查出|查的|生的|生了|确诊|诊断|发现|开始|手术|住院|出院|入院|复查|体检|检查|怀孕|怀上|"
+                        r"装的|放的|拔的|做了|查了|打的|[，,。]")
 _D = r"(?:0?[1-9]|[12]\d|3[01])"
 _M = r"(?:0?[1-9]|1[0-2])"
 _ZH_MONTH = r"(?:十[一二]|[一二三四五六七八九十]|正|腊|冬)"
@@ -181,6 +184,7 @@ _ZH_DAY = r"(?:(?:三十一?|二?十[一二三四五六七八九]?|[一二三四
 _DATES = re.compile("|".join((
     r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))" + r")?",  # 2023年5月(12日)
     r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))",   # 23年5月12(日)
+    r"(?<![\d.])\d{2}\s*年\s*" + _M + r"\s*月(?![份龄\d])(?=\s*(?:" + _DATE_WORDS_AFTER_YM + r"))",  # 23年10月做的支架
     r"(?<![\d.\-/])(?:19|20)\d{2}(?P<s1>[-/.])" + _M + r"(?P=s1)" + _D + r"(?!\d)",               # 2023-05-12
     r"(?<![\d.\-/])(?:19|20)\d{2}(?:[-/]" + _M + r"|\.(?:0[1-9]|1[0-2]))(?![\d.\-/%])"
     r"(?!\s*(?:元|块|次|个|例|人|万|mg|ml|g|kg|cm|mm|%))",                                # 2023-05, 2023.05
@@ -220,7 +224,7 @@ _DATE_WORDS_AFTER = (r"那天|当天|这天|早上|上午|中午|下午|晚上|�
 # weekday (周三(11/22)), and a lunar-new-year day (大年初三)
 _DATE_EXTRA = re.compile(
     r"(?<![\d.\-/A-Za-z])(?P<a>" + _M + r"[./]" + _D + r")\s*[-~～至到]\s*(?P<b>" + _M + r"[./]" + _D
-    + r")(?![\d./%])(?=\s*(?:" + _DATE_WORDS_AFTER + r"))"
+    + r")(?![\d./%])(?=\s*(?:" + _DATE_WORDS_AFTER + r"|在(?=[^，,。！？!?\d]{1,16}?(?:医院|院|卫生|门诊|诊所|中心|住|市|县|区|镇|乡|村|家|地区))))"
     r"|(?<=[周期拜][一二三四五六日天])\s*[(（]\s*(?P<c>" + _M + r"[./]" + _D + r")\s*[)）]"
     r"|(?P<d>大年初[一二三四五六七八九十])")
 _DAY_ONLY = re.compile(
@@ -229,7 +233,7 @@ _DAY_ONLY = re.compile(
     r"复诊|就诊|开始|发病|发烧|发热|体检|抽血|做的|去的|来的|查的|拍的|产检|生的|出生|来月经))")
 _COMPACT_CONTEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)(?=\s*(?:那天|当天|入院|"
                               r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验|"
-                              r"因|住的院|住院|起|发病|于))")
+                              r"因|住的院|住院|起|发病|于|查出|确诊|诊断|发现|生的))")
 _DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年节]|那天|日期|周[一二三四五六日天]|"
                           r"礼拜[一二三四五六日天]|星期[一二三四五六日天])$")
 
@@ -433,6 +437,10 @@ def _numbers(t: str, out: list[_Found]) -> None:
             if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()) \
                     and valid_resident_id(re.sub(r"[ -]", "", m.group())):
                 out.append(_Found(*m.span(), "ID"))
+    for m in _ID_THEN_MOBILE.finditer(t):           # 51150219460328919X151 1338 3137: an ID run into a phone
+        if valid_resident_id(m.group("id")) and not _overlaps(out, *m.span()):
+            out.append(_Found(*m.span("id"), "ID"))
+            out.append(_Found(*m.span("mobile"), "PHONE"))
     for rx in (_MOBILE, _LANDLINE, _LANDLINE_BARE, _SERVICE):
         for m in rx.finditer(t):
             if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()):
@@ -588,7 +596,7 @@ def _addresses(t: str, out: list[_Found]) -> None:
 
 # characters that open village and town names (前郭村, 后刘村, 七里营村, 上岗村, 东关镇) and that the stop
 # list reads as words (前, 后, 里, 上, 下 …): taken back into the name when the cut left one or two characters
-_PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二三四五六七八九十里")
+_PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二三四五六七八九十里回")
 
 
 def _place_prefix(t: str, j: int, lo: int) -> int:

@@ -326,14 +326,16 @@ def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
     for m in _OLD_YOUNG.finditer(t):
         p = m.start()
         w = t[p:p + 2]
-        if w[1] not in COMMON_SURNAMES or w[1] in AMBIGUOUS_SURNAMES:
-            continue
+        if w[1] not in COMMON_SURNAMES and not (w[1] in MID_SURNAMES and _KIN_LEFT.search(t, max(0, p - 3), p)) \
+                or w[1] in AMBIGUOUS_SURNAMES:
+            continue                                  # 老张; 奶奶老万 (a less common surname after a kinship word)
         tok = next((tk for tk in toks if tk.start == p), None)
         tagged = tok is not None and tok.word == w and tok.tag == "nr"
         freq = word_frequency(w)
         if freq >= 1000 or (freq >= 100 and not tagged and w[1] not in _TOP_SURNAMES):
             continue                                  # 老师, 小米, 小时, 老乡: words (老张, 老李 are nicknames)
-        if p + 2 < len(t) and _cjk(t[p + 2]) and word_frequency(t[p + 1:p + 3]) >= 1000:
+        if p + 2 < len(t) and _cjk(t[p + 2]) and word_frequency(t[p + 1:p + 3]) >= 1000 \
+                and not _NAME_RIGHT_WORDS.match(t, p + 2):
             continue                                  # 小 + 便秘, 老 + 年人: the surname starts a word
         prev = t[p - 1] if p else ""
         left = not prev or not _cjk(prev) or prev in NAME_LEFT or _KIN_LEFT.search(t, max(0, p - 3), p) is not None \
@@ -352,7 +354,7 @@ def _nicknames(t: str, toks: Sequence[Token]) -> list[Span]:
 # a relative or child called by a pet name or given name right after the kinship word (我家思远, 孩子壮壮,
 # 我媳妇小玲, 老公志明, 娃阿华): a reduplicated pair, 小/阿 + a given-name character, or two given-name
 # characters the dictionary does not hold as a word, before a clause edge or a word that goes with people
-_KIN_NAME = re.compile(r"(?:我家|我们家|俺家|咱家|孩子|宝宝|娃|儿子|女儿|闺女|老公|老婆|媳妇|爱人|丈夫|妻子|老伴|外公|外婆|"
+_KIN_NAME = re.compile(r"(?:我家|我们家|俺家|咱家|孩子|宝宝|娃|儿子|女儿|闺女|老公|老婆|媳妇|爱人|丈夫|妻子|老伴|外公|外婆|我妈|我爸|"
                        r"爷爷|奶奶|父亲|母亲|公公|婆婆|我姐|我哥|我弟|我妹|和姐|和哥|和弟|和妹|和爸|和妈)"
                        r"(?P<n>[\u4e00-\u9fff]{2})")
 _NOT_PET_NAMES = frozenset("""
