@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from medrealmm.config_schema import ClusterSettings, RunSettings
+from medrealmm.schema import Mode
 
 __all__ = ["RolePlan", "plan_role", "plan_run", "PlanError", "Workload", "workload", "render_workload"]
 
@@ -126,6 +127,7 @@ def _counter(role: dict[str, Any], cfg: dict[str, Any], image_bytes: Any):
     from medrealmm.inference.model_files import resolve_local
     from medrealmm.inference.token_count import PromptCounter
 
+    folder: Path | None
     if role.get("tiny"):
         from medrealmm.inference.tiny_models import ensure_tiny_model
 
@@ -151,9 +153,9 @@ def workload(cfg: dict[str, Any]) -> list[Workload]:
     from medrealmm.judge.prompts import judge_messages, run_judge_prompt_config
 
     ds = load_dataset(cfg["data"])
-    model, judge, run = cfg["model"], cfg["judge"], cfg["run"]
-    modes = ["text"] if model.get("modality") == "text" else [m for m in run["modes"]]
-    samples = RunSettings.of(run, "run").samples
+    model, judge, run = cfg["model"], cfg["judge"], RunSettings.of(cfg["run"], "run")
+    modes: list[Mode] = ["text"] if model.get("modality") == "text" else list(run.modes)
+    samples = run.samples
     prompt, jprompt = run_prompt_config(cfg), run_judge_prompt_config(cfg)
     refs: dict[str, Any] = {}
 

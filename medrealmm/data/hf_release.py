@@ -121,8 +121,9 @@ class HFReleaseSettings(BaseModel):
     @field_validator("name", "repo_id", "revision", "files", "role_map", "sex_map", "exclude", mode="before")
     @classmethod
     def _empty_is_default(cls, value: Any, info: ValidationInfo) -> Any:
-        empty = value is None if info.field_name == "exclude" else not value
-        return cls.model_fields[info.field_name].get_default(call_default_factory=True) if empty else value
+        name = str(info.field_name)
+        empty = value is None if name == "exclude" else not value
+        return cls.model_fields[name].get_default(call_default_factory=True) if empty else value
 
 
 class HFReleaseConfigError(ValueError):
