@@ -50,7 +50,7 @@ def test_offsets_valid(corpus):
                 assert 0 <= s < e <= len(text) and c in labels
                 assert text[s:e] == text[s:e].strip(), (text, text[s:e])  # no edge whitespace
         both = sorted([(s, e) for s, e, _ in m["spans"]] + [(s, e) for s, e, _ in m["keep"]])
-        for (s1, e1), (s2, e2) in zip(both, both[1:]):
+        for (s1, e1), (s2, e2) in zip(both, both[1:], strict=False):
             assert e1 <= s2, (text, m["spans"], m["keep"])
 
 
@@ -75,7 +75,7 @@ _FW = str.maketrans("０１２３４５６７８９", "0123456789")
 
 def _check_ok(idno: str) -> bool:
     w = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
-    s = sum(int(ch) * k for ch, k in zip(idno[:17], w))
+    s = sum(int(ch) * k for ch, k in zip(idno[:17], w, strict=True))
     return "10X98765432"[s % 11] == idno[17]
 
 
@@ -95,7 +95,7 @@ def test_resident_ids_valid(corpus):
 def test_hard_negatives_unmarked():
     msgs, negs = ce.generate_annotated(0, 3000)
     total = 0
-    for m, ns in zip(msgs, negs):
+    for m, ns in zip(msgs, negs, strict=True):
         for s, e, word in ns:
             total += 1
             assert m["text"][s:e] == word
