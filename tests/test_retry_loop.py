@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, ask_batched
+from medrealmm.inference.ask import ENGINE_ERROR, UNPARSEABLE, ask_batched, engine_error_code
 from medrealmm.inference.base import ChatRequest, Completion, Sampling
 from medrealmm.judge.grader import JudgeSettings, judge_chunk, plan_verdicts
 from medrealmm.judge.prompts import JudgePromptConfig
@@ -104,3 +104,9 @@ def test_generation_stores_an_engine_error_by_its_name_and_asks_a_truncated_repl
     assert all(SECRET not in str(r) for r in records) and SECRET not in caplog.text
     assert (stats["generated"], stats["errors"], stats["truncated"], stats["truncated_retries"]) == (2, 1, 0, 1)
     assert len(backend.sent) == 2 and len(backend.sent[1][1]) == 1
+
+
+def test_an_engine_error_keeps_its_exception_name_or_http_status_and_drops_the_message() -> None:
+    assert engine_error_code(f"ValueError: prompt too long: {SECRET}") == f"{ENGINE_ERROR}:ValueError"
+    assert engine_error_code(f"HTTP 400: bad request: {SECRET}") == f"{ENGINE_ERROR}:HTTP 400"
+    assert engine_error_code(f"{SECRET}: x") == engine_error_code("(500) x") == ENGINE_ERROR

@@ -16,10 +16,12 @@ ENGINE_ERROR = "engine_error"
 
 
 def engine_error_code(error: str) -> str:
-    """An engine error reduced to its exception name (``engine_error:ValueError``): the message may quote
-    the prompt (patient text), so no stored record or log line carries it."""
+    """An engine error reduced to its head, the text before the first colon: the exception name
+    (``engine_error:ValueError``) or a server's status (``engine_error:HTTP 400``). The message after it may
+    quote the prompt (patient text), so no stored record or log line carries it; a head that is not a short
+    ASCII label (letters, digits, ``_``, ``.``, spaces) is dropped too."""
     head = error.split(":", 1)[0].strip()
-    return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]{0,60}", head) else ENGINE_ERROR
+    return f"{ENGINE_ERROR}:{head}" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_. ]{0,59}", head) else ENGINE_ERROR
 
 
 @dataclass(frozen=True)
