@@ -131,7 +131,7 @@ NOT_GIVEN: frozenset[str] = frozenset(
 _SOFT_NOT_GIVEN = frozenset("素有想发")
 
 # Relatives and children named by a kinship word glued to the surname by the segmenter (爸周 + 宏伟, 娃陆琳)
-_KIN_CHARS = frozenset("爸妈哥姐弟妹娃婆爷奶叔姨舅姑嫂")
+_KIN_CHARS = frozenset("爸妈哥姐弟妹娃婆爷奶叔姨舅姑嫂下")     # 下: 看下 + 罗勇, 看下马 + 瑞
 
 # Titles and roles right before a name (经理杨建新, 医生刘平, 护士长王芳, 总工程师曹新民).
 _NAME_LEFT_WORDS = re.compile(r"(?:医生|大夫|医师|护士|护士长|主任|教授|院长|老师|经理|总监|工程师|记者|主席|书记|局长|部长|"
@@ -276,6 +276,9 @@ def _name_candidates(t: str, toks: Sequence[Token], gaz: Gazetteer) -> list[tupl
             cand = t[start:end]
             tagged = tok.tag in ("nr", "nrfg") and (j == i or tok.end - start > sl)
             alone = tok.tag in ("nr", "nrfg") and tok.end - start == sl and j > i    # 杨 + 建新: the surname tagged alone
+            # 张 + 桂花, 妈王 + 红梅: the given name is the segmenter's person word after the surname
+            alone = alone or (j == i + 1 and tok.end - start == sl and toks[j].tag in ("nr", "nrt", "nrfg")
+                              and toks[j].end == end and not tagged and t[start] not in AMBIGUOUS_SURNAMES)
             place = gaz.level(cand) is not None
             score = bonus + name_score(t, start, end, tagged_person=tagged, place=place, tagged_surname=alone)
             if inner:
