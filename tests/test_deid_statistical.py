@@ -136,6 +136,9 @@ FOUND = [
     ("看这个 https://www.example.com/order/20231105123456", "https://www.example.com/order/20231105123456"),
     ("我21年7月做的手术，现在还疼。", "21年7月"),                         # a two-digit year with a month
     ("3.2至3.9在镇卫生院住院。", "3.9"),                                  # a range before a stay
+    ("手机139****2468，打不通发短信", "139****2468"),                     # a half-hidden mobile
+    ("我的住院号是二零二四零零三五", "二零二四零零三五"),                 # Chinese digits after a record cue
+    ("Seen on Mar 3, 2024 at the clinic", "Mar 3, 2024"),                 # an English date
 ]
 
 

@@ -151,6 +151,11 @@ _HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
                      + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB)
+# a mobile number half hidden (138****5678): still the person's, and the rest of it may be elsewhere
+_MASKED_MOBILE = re.compile(_NA + r"1[3-9]\d[*＊xX]{4}\d{4}" + _NB)
+# a number written in Chinese digits after a record, order or phone cue (住院号是二零二三零零一二)
+_ZH_DIGITS_AFTER_CUE = re.compile(r"(?:(?P<mrn>" + _MRN_KW + r")|(?P<order>" + _ORDER_KW + r")|(?P<phone>" + _PHONE_KW
+                                  + r"))[:：\s]*(?:是|为)?[:：\s]*(?P<v>[零〇一幺二两三四五六七八九]{6,20})")
 _ID_THEN_MOBILE = re.compile(_NA + r"(?P<id>\d{17}[\dXx])(?P<mobile>(?:\(?\+?86\)?\s?)?1[3-9]\d(?:[ -]?\d{4}){2})" + _NB)
 _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)\s?[ -]?|0\d{2,3}[ -])(?:[2-9]\d{6,7}|[2-9]\d{2,3}[ -]\d{4})"
                        r"(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
@@ -200,6 +205,9 @@ _DATES = re.compile("|".join((
     r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",
     r"(?:去年|今年|前年|明年|后年|大前年)\s*" + _M + r"\s*月(?![份龄])(?:\s*" + _D + r"(?!\d)\s*[日号]?)?",  # 去年5月: a year + month                     # 23.5.12, 23/5/12
 )))
+_MONTHS_EN = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.?"
+_DATE_EN = re.compile(r"(?<![A-Za-z])(?:" + _MONTHS_EN + r"\s+" + _D + r"(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}"
+                      r"|" + _D + r"(?:st|nd|rd|th)?\s+" + _MONTHS_EN + r",?\s+(?:19|20)\d{2})(?![\d])")
 _DATE_ANCHORED = re.compile(
     r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
     + r"(?:(?P<compact>(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
@@ -479,6 +487,8 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
         if not year_month and not re.search(r"[日号初廿]|\d[-/.]\d+[-/.]\d", g):
             continue
         out.append(_Found(s, e, "DATE"))
+    if _ALPHA.search(t):                        # Nov 5, 2023; 5 Nov 2023
+        out.extend(_Found(*m.span(), "DATE") for m in _DATE_EN.finditer(t))
     for m in _DATE_ANCHORED.finditer(t):
         if m.group("compact"):
             c = m.group("compact")
@@ -886,6 +896,13 @@ class RuleDetector:
             out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
         if (has_alpha or has_digit) and ("@" in t or "." in t):
             _web(t, out)
+        if "*" in t or "＊" in t:              # 138****5678
+            out.extend(_Found(*m.span(), "PHONE") for m in _MASKED_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
+        if "零" in t or "〇" in t or "幺" in t or "一" in t:
+            for m in _ZH_DIGITS_AFTER_CUE.finditer(t):
+                cat = "MRN" if m.group("mrn") else "ORDER_ID" if m.group("order") else "PHONE"
+                if not _overlaps(out, *m.span("v")):
+                    out.append(_Found(*m.span("v"), cat))
         if "字" in t:                           # 军官证 军字第7869550号
             out.extend(_Found(*m.span("v"), "ID") for m in _MILITARY_ID.finditer(t) if not _overlaps(out, *m.span("v")))
         if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
