@@ -367,7 +367,7 @@ _NOT_PET_NAMES = frozenset("""
 """.split())
 
 
-_GREETED_PET = re.compile(r"(?:^|(?<=收到[，,\s])|(?<=您好[，,\s])|(?<=你好[，,\s])|(?<=好的[，,\s])|(?<=联系))"
+_GREETED_PET = re.compile(r"(?:^|收到[，,\s]|您好[，,\s]|你好[，,\s]|好的[，,\s]|联系)"
                           r"(?P<n>小[\u4e00-\u9fff]|(?P<r>[\u4e00-\u9fff])(?P=r)|阿[\u4e00-\u9fff])")
 
 
@@ -546,7 +546,7 @@ _PLACE_ACTIVITY = re.compile(r"(?:打工|上班|工作|干活|生活|定居|读�
 
 _PLACE_QUESTION = re.compile(r"哪家|哪里|有没有|有什么")
 # where a cued short form can start: after a cue, at the start, after anything not Chinese
-_SHORT_PLACE_AT = re.compile(r"^|[^\u4e00-\u9fff]|老家是|老家在|老家|来自|祖籍|籍贯|户籍|家在|住在|人在|定居在|定居|搬到|搬去|"
+_SHORT_PLACE_AT = re.compile(r"^|[\s，,。；;！!？?：:、(（]|老家是|老家在|老家|来自|祖籍|籍贯|户籍|家在|住在|人在|定居在|定居|搬到|搬去|"
                              r"嫁到|在|去|到|从|回")
 _LIVING_THERE = re.compile(r"打工|上班|工作|干活|生活|定居|读书|上学|住")
 
@@ -555,9 +555,11 @@ def _cued_short_places(t: str, out: list[tuple[Span, bool]]) -> None:
     """A city or county named by its short form, the everyday-word ones too (金华, 中原, 疏勒), where
     a place cue comes before it (老家是, 人在) or a place cue before and an activity after (在金华打工)."""
     shorts = _ALL_SHORT()
+    heads = _SHORT_HEADS()
     n = len(t)
-    starts = {m.end() for m in _SHORT_PLACE_AT.finditer(t)}
-    starts.update(sp.start - k for sp, _ in out if sp.category == "ADDRESS" for k in (4, 3, 2))
+    starts = {p for m in _SHORT_PLACE_AT.finditer(t) if t[(p := m.end()):p + 2] in heads}
+    starts.update(sp.start - k for sp, _ in out if sp.category == "ADDRESS" for k in (4, 3, 2)
+                  if t[max(0, sp.start - k):sp.start - k + 2] in heads)
     for p in sorted(starts):
         if p < 0 or p >= n - 1 or not _cjk(t[p]):
             continue
@@ -794,6 +796,12 @@ def _ALL_SHORT() -> frozenset[str]:
 
     gaz = gazetteer()
     return frozenset(x for n in gaz.cities | gaz.districts if len(x := short_form(n)) >= 2) - gaz.provinces
+
+
+@functools.lru_cache(maxsize=1)
+def _SHORT_HEADS() -> frozenset[str]:
+    """The first two characters of every short form in :func:`_ALL_SHORT` (a cheap first test)."""
+    return frozenset(x[:2] for x in _ALL_SHORT())
 
 
 def _numbered_hospital(t: str, toks: Sequence[Token], gaz: Gazetteer, s: int, e: int) -> Span | None:
