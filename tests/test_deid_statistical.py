@@ -139,6 +139,9 @@ FOUND = [
     ("手机139****2468，打不通发短信", "139****2468"),                     # a half-hidden mobile
     ("我的住院号是二零二四零零三五", "二零二四零零三五"),                 # Chinese digits after a record cue
     ("Seen on Mar 3, 2024 at the clinic", "Mar 3, 2024"),                 # an English date
+    ("病案编号：000123456，请核对", "000123456"),                          # more record and order cues
+    ("MRN: 00123456", "00123456"),
+    ("问诊编号 WZ88123，退款", "WZ88123"),
 ]
 
 
