@@ -164,9 +164,11 @@ _LANDLINE = re.compile(_NA + r"(?:\(0\d{2,3}\)\s?[ -]?|0\d{2,3}[ -])(?:[2-9]\d{6
                        r"(?:(?:转|-|ext\.?)\d{1,5})?" + _NB)
 # a landline written without separators: a valid area code (010, 02x, 0xxx) and a local number of the
 # right length, nothing else around it (02087654321, 057187654321)
+_LANDLINE_SPACED = re.compile(_NA + r"0\d{2,3}\s+-\s*[2-9]\d{2,3}\s?\d{4}" + _NB + "|" + _NA + r"0\d{2,3}\s*-\s+[2-9]\d{2,3}\s?\d{4}" + _NB)
 _LANDLINE_BARE = re.compile(_NA + r"0(?:10|2\d)[2-9]\d{7}" + _NB + "|" + _NA + r"0[3-9]\d{2}[2-9]\d{6,7}" + _NB)
 # a mobile number written in Chinese digits (幺三八…, 一三九…): eleven of them, as a mobile starts
-_ZH_MOBILE = re.compile(r"(?<![零〇一幺二两三四五六七八九十])[一幺][三四五六七八九][零〇一幺二两三四五六七八九]{9}"
+_ZH_MOBILE = re.compile(r"(?<![零〇一幺二两三四五六七八九十])[一幺][三四五六七八九][零〇一幺二两三四五六七八九]"
+                        r"(?:[\s-]?[零〇一幺二两三四五六七八九]{4}){2}"
                         r"(?![零〇一幺二两三四五六七八九十])")
 _SERVICE = re.compile(_NA + r"[48]00(?:[ -]?\d{3}[ -]?\d{4}|[ -]?\d{4}[ -]?\d{3})" + _NB
                       + r"|" + _NA + r"\+86[ -]?(?:10|2\d|[3-9]\d{2})[ -]?[2-9]\d{2,3}[ -]?\d{4}" + _NB)   # +86-10-62345678
@@ -452,7 +454,7 @@ def _numbers(t: str, out: list[_Found]) -> None:
         if valid_resident_id(m.group("id")) and not _overlaps(out, *m.span()):
             out.append(_Found(*m.span("id"), "ID"))
             out.append(_Found(*m.span("mobile"), "PHONE"))
-    for rx in (_MOBILE, _LANDLINE, _LANDLINE_BARE, _SERVICE):
+    for rx in (_MOBILE, _LANDLINE, _LANDLINE_SPACED, _LANDLINE_BARE, _SERVICE):
         for m in rx.finditer(t):
             if not _overlaps(anchored, *m.span()) and not _overlaps(out[n0:], *m.span()):
                 out.append(_Found(*m.span(), "PHONE"))
