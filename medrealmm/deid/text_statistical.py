@@ -13,12 +13,20 @@ not depend on any one corpus:
   frequency, the words on either side (``和``/``，`` before, ``的``/``都``/``，`` after), minus how
   common the string is as a dictionary word (阳光, 安静, 张力 are words, 郑洋 is not) and whether it
   is a known everyday, medical or place word. Candidates at or above the threshold are names.
+  Candidates also start inside a segmenter word when it glued a word that takes a person to the
+  surname (带张 + 英去, 爸周 + 宏伟, 孩子王 + 思雨). Names without a surname-first shape are found by
+  their context: nicknames (老李, 小张) standing alone or after a kinship word or a contact verb;
+  pet and given names right after a kinship word (我家思远, 孩子壮壮, 我媳妇小玲) or addressed
+  (收到，小刚，); a child's name before a parent's title (糖糖妈妈); Tibetan and Mongolian names of two
+  name elements (次仁卓玛, 乌兰图雅); the doctor in a consultation's signature (——哈医大二院 肿瘤科 谢伟).
 - ADDRESS: cities, counties and districts from the gazetteer (:mod:`medrealmm.deid.text_gazetteer`),
-  in full anywhere and in short form where the tagger reads a proper noun; towns, townships,
-  villages and roads by their suffix after a proper noun (李楼乡, 王庄村, 文三路).
-- HOSPITAL: short forms (市二院, 省肿瘤医院, 中山一院, 郑大一附院), famous short names in a hospital
-  context (在华西看的), and full names whose left edge the segmenter finds better than a stop list
-  (如皋市人民医院, 仁爱门诊部).
+  in full anywhere and in short form where the tagger reads a proper noun or a cue leaves no other
+  reading (老家是疏勒的, 在金华打工, 金华义乌市); towns, townships, villages and roads by their suffix
+  after a proper noun (李楼乡, 王庄村, 文三路); a compound lived in, named without 小区 (住康桥华城，).
+- HOSPITAL: short forms (市二院, 省肿瘤医院, 中山一院, 郑大一附院, 哈医大一院, 广医一院, 附一院, 地区一院,
+  菏泽市立, 广州妇儿中心, 曹县妇幼), famous short names in a hospital context (在华西看的, 千佛山急诊科),
+  the hospital in a signature, and full names whose left edge the segmenter finds better than a
+  stop list (如皋市人民医院, 仁爱门诊部).
 
 The segmenter loads on first use (~0.3 s) and is cached for the process.
 """
@@ -588,7 +596,7 @@ def _cued_short_places(t: str, out: list[tuple[Span, bool]]) -> None:
 
 
 # a residential compound lived in, named without 小区 (住名门世家，, 住在春天里，, 住康桥华城，): a name the
-# dictionary does not hold, ending as compounds end, after 住/住在/家住
+# dictionary does not hold or holds as a rare word (碧桂园), ending as compounds end, after 住/住在/家住
 _LIVE_IN = re.compile(r"(?:住在|家住|住)(?P<n>[\u4e00-\u9fff]{2,7}?)(?=[，,。；;！!？?\s]|的|那边|这边|附近|$)")
 _COMPOUND_END = frozenset("园苑府城庭湾居阁轩邸里墅寓家院区舍岛街苑汇邦都景")
 _NOT_COMPOUND = frozenset("的我你他她自己别亲朋儿女父母爸妈哥姐弟妹了过着得不这那哪宾酒病医")
@@ -601,7 +609,7 @@ def _compounds_lived_in(t: str, out: list[tuple[Span, bool]]) -> None:
     for m in _LIVE_IN.finditer(t):
         name = m.group("n")
         if name[-1] not in _COMPOUND_END or name[0] in _NOT_COMPOUND_FIRST or any(c in _NOT_COMPOUND for c in name) \
-                or word_frequency(name) > 0 or any(name.endswith(x) for x in _NOT_TOWN if len(x) >= 2):
+                or word_frequency(name) >= 20 or any(name.endswith(x) for x in _NOT_TOWN if len(x) >= 2):
             continue
         out.append((Span(*m.span("n"), "ADDRESS", DETECTOR), False))
 
