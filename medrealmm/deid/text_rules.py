@@ -15,7 +15,10 @@ Choices (each a privacy / utility trade-off, kept in one place):
   A compact date (20230512) counts only after a date cue (出生日期, 日期, 时间 …) or before a date
   word (20230512做的检查). A relative year with a month (去年5月) is a year+month. A bare M.D, M/D or
   M-D, and a day alone (15号), count where the words around make them a date (12.10号, 11/9那天,
-  上个月15号); see :mod:`medrealmm.deid.text_policy` for the whole policy.
+  上个月15号); see :mod:`medrealmm.deid.text_policy` for the whole policy. Also dates: a two-digit year
+  with a month before what happened then (23年10月做的支架), a lunar month-day (八月二十, 冬月十二), a
+  relative year with a lunar month (今年腊月), a range before a stay (11.13至11.23在…住院), English
+  dates (Nov 5, 2023).
 - ID: an 18-digit resident ID must pass the GB 11643 checksum (and have a valid region and birth
   date); a 15-digit legacy ID needs a valid region and birth date. After an explicit cue
   (身份证号 …) a number of the right shape is masked even with a wrong check digit: a typo in a
