@@ -2,7 +2,8 @@
 
 Each reader module registers its formats (:mod:`medrealmm.data.formats`); importing them here is what
 makes every built-in format known. The dataset types and the one validation path live in
-:mod:`medrealmm.data.dataset` (re-exported here, where callers have always found them).
+:mod:`medrealmm.data.dataset`, the format registry in :mod:`medrealmm.data.formats`: import them from there
+(or from :mod:`medrealmm.data`). ``sample_dir`` is still re-exported for ``benchmarks/rubric_batching.py``.
 """
 
 from __future__ import annotations
@@ -12,17 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from medrealmm.data import healthbench, hf_release, jsonl_io, parquet_io
-from medrealmm.data.dataset import (
-    CASE_FRAME_SCHEMA,
-    Dataset,
-    LoadOptions,
-    RawRecord,
-    build_dataset,
-    check_rubric_approved,
-    select_subset,
-    subset_key,
-)
-from medrealmm.data.formats import KNOWN_KEYS, format_loader
+from medrealmm.data.dataset import Dataset, LoadOptions
+from medrealmm.data.formats import format_loader
 from medrealmm.data.jsonl_io import sample_dir
 
 log = logging.getLogger(__name__)
@@ -30,19 +22,7 @@ log = logging.getLogger(__name__)
 #: The reader modules whose import registers the built-in formats.
 READERS = (jsonl_io, parquet_io, healthbench, hf_release)
 
-__all__ = [
-    "CASE_FRAME_SCHEMA",
-    "KNOWN_KEYS",
-    "Dataset",
-    "LoadOptions",
-    "RawRecord",
-    "build_dataset",
-    "check_rubric_approved",
-    "load_dataset",
-    "sample_dir",
-    "select_subset",
-    "subset_key",
-]
+__all__ = ["load_dataset", "sample_dir"]
 
 
 def _plain(cfg: Any) -> dict[str, Any]:
