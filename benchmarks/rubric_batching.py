@@ -17,7 +17,7 @@ import logging
 import tempfile
 import time
 
-from medrealmm.data.loader import sample_dir
+from medrealmm.data import sample_dir
 from medrealmm.mccp.instances import Instance
 from medrealmm.rubric.settings import RubricSettings
 from medrealmm.rubric.writer import RubricWriter

@@ -208,13 +208,14 @@ COMMANDS: dict[str, Command] = {
     "plan": Command(_plan, read_only=True),
     "doctor": Command(_doctor, read_only=True),
     "view": Command(_view, read_only=True),
-    "report": Command(_report, read_only=True, label=_named),          # bad config, labels file or mapping
-    "deid": Command(_deid, label=_named),                                # bad records file, option or reviewer CSV
-    "deid-review": Command(_deid, label=_named),
-    "corpus": Command(_corpus, label=_named),
-    "mccp": Command(_mccp, label=_named),
-    **{f"rubric-{a}": Command(_rubric, label=_rubric_action) for a in RUBRIC_ACTIONS},  # feedback, instances
-    **{f"store-{a}": Command(_store, read_only=True) for a in STORE_ACTIONS},
+    "report": Command(_report, check=("report", "run"), read_only=True, label=_named),  # bad config, labels, mapping
+    "deid": Command(_deid, check=("deid",), label=_named),               # bad records file, option or reviewer CSV
+    "deid-review": Command(_deid, check=("deid",), label=_named),
+    "corpus": Command(_corpus, check=("corpus", "deid"), label=_named),
+    "mccp": Command(_mccp, check=("mccp",), label=_named),
+    **{f"rubric-{a}": Command(_rubric, check=("rubric",), label=_rubric_action)  # feedback, instances
+       for a in RUBRIC_ACTIONS},
+    **{f"store-{a}": Command(_store, check=("store",), read_only=True) for a in STORE_ACTIONS},
 }
 READ_ONLY = tuple(c for c, spec in COMMANDS.items() if spec.read_only)   # read finished runs only: no data path
 

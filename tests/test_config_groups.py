@@ -53,3 +53,23 @@ def test_a_typo_in_a_group_fails_at_start_naming_the_setting(group: str) -> None
 
 def test_the_default_composition_is_valid_for_every_group() -> None:
     check_config(compose([]))
+
+
+@pytest.mark.parametrize(("command", "group"), [("deid", "deid"), ("deid-review", "deid"), ("corpus", "corpus"),
+                                                 ("mccp", "mccp"), ("rubric-lint", "rubric"), ("report", "report"),
+                                                 ("store-stats", "store"), ("run", "run")])
+def test_each_command_checks_its_group_before_it_runs(command: str, group: str) -> None:
+    from medrealmm.cli import COMMANDS
+
+    check = COMMANDS[command].check
+    assert check is not None and (check == () or group in check)
+
+
+def test_a_typo_in_a_user_config_stops_the_command_with_one_line(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "medrealmm.cli", "deid", "+deid.text.polcy.city=false",
+                          f"paths.outputs={tmp_path}"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2, out.stderr[-2000:]
+    assert "deid.text.polcy: unknown setting" in out.stderr + out.stdout

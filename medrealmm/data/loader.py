@@ -3,7 +3,7 @@
 Each reader module registers its formats (:mod:`medrealmm.data.formats`); importing them here is what
 makes every built-in format known. The dataset types and the one validation path live in
 :mod:`medrealmm.data.dataset`, the format registry in :mod:`medrealmm.data.formats`: import them from there
-(or from :mod:`medrealmm.data`). ``sample_dir`` is still re-exported for ``benchmarks/rubric_batching.py``.
+(or from :mod:`medrealmm.data`).
 """
 
 from __future__ import annotations
@@ -15,14 +15,13 @@ from typing import Any
 from medrealmm.data import healthbench, hf_release, jsonl_io, parquet_io
 from medrealmm.data.dataset import Dataset, LoadOptions
 from medrealmm.data.formats import format_loader
-from medrealmm.data.jsonl_io import sample_dir
 
 log = logging.getLogger(__name__)
 
 #: The reader modules whose import registers the built-in formats.
 READERS = (jsonl_io, parquet_io, healthbench, hf_release)
 
-__all__ = ["load_dataset", "sample_dir"]
+__all__ = ["load_dataset"]
 
 
 def _plain(cfg: Any) -> dict[str, Any]:
