@@ -98,7 +98,8 @@ _MISSING = object()
 class HFReleaseSettings(BaseModel):
     """The ``data`` settings of ``format=hf_release`` (``conf/data/medrealmm_hf.yaml``), their defaults here
     once; the loader's own keys (:data:`~medrealmm.data.formats.KNOWN_KEYS`) pass through. A null (or empty)
-    ``name``, ``repo_id``, ``files``, ``role_map`` or ``sex_map`` means the default, a null ``exclude`` too."""
+    ``name``, ``repo_id``, ``files``, ``fields``, ``role_map`` or ``sex_map`` means the default, a null ``exclude``
+    too."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -118,7 +119,8 @@ class HFReleaseSettings(BaseModel):
     role_map: dict[Any, Any] = DEFAULT_ROLE_MAP
     sex_map: dict[Any, Any] = DEFAULT_SEX_MAP
 
-    @field_validator("name", "repo_id", "revision", "files", "role_map", "sex_map", "exclude", mode="before")
+    @field_validator("name", "repo_id", "revision", "files", "fields", "role_map", "sex_map", "exclude",
+                     mode="before")
     @classmethod
     def _empty_is_default(cls, value: Any, info: ValidationInfo) -> Any:
         name = str(info.field_name)

@@ -35,7 +35,7 @@ class ReportSettings(Settings):
     out_dir: str | None = None
     selection: Literal["full", "all"] = "full"
     title: str | None = None
-    anchor_model: str = "online"
+    anchor_model: str | None = "online"     # null: online (as the report reads it)
     primary_judge: str | None = None
     specialty_groups: dict[str, list[str] | str] | str | None = None   # {group: departments (or one)}, or a file
     specialty_rules: bool = True
