@@ -663,7 +663,7 @@ def _suffixed_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> Sp
         m = rx.search(w)
         if not m:
             continue
-        if w in stop or any(len(x) >= 2 and len(w) > len(x) and w.endswith(x) for x in stop):
+        if w in stop or any(w[-n:] in stop for n in range(2, len(w))):    # ends with a stop word (不是城镇)
             return None
         if gaz.level(w) == "province" or w.endswith(("自治区", "特别行政区")):
             return None                                  # a province stays (the policy)
