@@ -88,7 +88,8 @@ class LocalBackend(Backend):
     """``backend.kind=vllm|transformers``: an engine in this process, on a device."""
 
     kind: Literal["vllm", "transformers"]
-    device: Literal["auto", "cuda", "cpu"] = "auto"
+    # auto | cuda | cpu, or one GPU (cuda:1: transformers pins the model to it)
+    device: str = Field(default="auto", pattern=r"^(auto|cpu|cuda(:\d+)?)$")
 
 
 class VLLMBackend(LocalBackend):
