@@ -795,6 +795,17 @@ def _title_boundary(t: str, k: int, cand: str, *, after: int) -> bool:
 
 
 def _names(t: str, out: list[_Found]) -> None:
+    """Names found by cue, title, script and position, in this order (later finders skip what earlier ones took)."""
+    _cued_names(t, out)
+    _titled_names(t, out)
+    _latin_names(t, out)
+    _dot_names(t, out)
+    _header_names(t, out)
+    _greeting_names(t, out)
+
+
+def _cued_names(t: str, out: list[_Found]) -> None:
+    """After a cue word (患者, 我叫, 姓名：) or a surname cue."""
     for m in _NAME_CUE.finditer(t):
         p = m.end()
         if m.group("sur"):
@@ -817,6 +828,10 @@ def _names(t: str, out: list[_Found]) -> None:
             continue  # 患者都需要, 家属应该: a function word, not 祝丹丹的家属
         if e is not None:
             out.append(_Found(p, e, "NAME"))
+
+
+def _titled_names(t: str, out: list[_Found]) -> None:
+    """Before a title (王医生, 李主任): one to four characters back to a surname."""
     for m in _TITLE.finditer(t):
         s = m.start()
         for length in (1, 2, 3, 4):
@@ -835,10 +850,18 @@ def _names(t: str, out: list[_Found]) -> None:
                 if not _overlaps(out, k, s):
                     out.append(_Found(k, s, "NAME"))
                 break
+
+
+def _latin_names(t: str, out: list[_Found]) -> None:
+    """A Latin name after a strong cue (我叫Lily, 姓名：Tom Wang)."""
     for m in _NAME_CUE.finditer(t):                 # 我叫Lily, 姓名：Tom Wang
         if m.group("strong") and (e := _LATIN_NAME.match(t, m.end())):
             if not _overlaps(out, *e.span()):
                 out.append(_Found(*e.span(), "NAME"))
+
+
+def _dot_names(t: str, out: list[_Found]) -> None:
+    """A transliterated full name with a middle dot (买买提·艾力)."""
     for m in _DOT_NAME.finditer(t):                 # 买买提·艾力, 阿依古丽·买买提: a transliterated full name
         s, e = m.span()
         while s < e and t[s] in STOP_CHARS:           # 患者 / 的 before the name, 今天 / 的 after it
@@ -849,6 +872,10 @@ def _names(t: str, out: list[_Found]) -> None:
         e = cut
         if first_dot - s >= 2 and e - last_dot > 2 and not _overlaps(out, s, e):
             out.append(_Found(s, e, "NAME"))
+
+
+def _header_names(t: str, out: list[_Found]) -> None:
+    """A name opening a record line before the sex (刘平，男，56岁; even a word, with the age after it)."""
     for m in _RECORD_HEADER.finditer(t):
         s, e = m.span("n")
         if _overlaps(out, s, e):
@@ -858,6 +885,10 @@ def _names(t: str, out: list[_Found]) -> None:
         elif (e - s in (2, 3) and _surname_len(t, s) and _AGE_AFTER_HEADER.match(t, e)
               and t[s:e] not in _HEADER_NOT_NAMES and not any(c in STOP_CHARS for c in t[s + 1:e])):
             out.append(_Found(s, e, "NAME"))          # 温暖，女，28岁: sex and age make even a word a name
+
+
+def _greeting_names(t: str, out: list[_Found]) -> None:
+    """A name before a greeting (张伟，您好)."""
     for m in _GREETING.finditer(t):
         s, e = m.span("n")
         if _overlaps(out, s, e):
