@@ -3,22 +3,12 @@ deterministic, every category well covered, resident IDs with valid GB 11643 che
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "consult_c.py"
+from tests.support.corpora import load_generator
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("consult_c", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cc = _load()
+cc = load_generator("consult_c")
 
 
 @pytest.fixture(scope="module")

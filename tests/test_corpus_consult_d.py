@@ -4,23 +4,13 @@ hard negatives never inside a span."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "consult_d.py"
+from tests.support.corpora import load_generator
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("consult_d", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-cd = _load()
+cd = load_generator("consult_d")
 _FW = str.maketrans("０１２３４５６７８９", "0123456789")
 
 

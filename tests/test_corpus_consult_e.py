@@ -4,23 +4,13 @@ negatives never marked."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "corpora" / "consult_e.py"
+from tests.support.corpora import load_generator
 
-
-def _load():
-    spec = importlib.util.spec_from_file_location("consult_e", _PATH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-ce = _load()
+ce = load_generator("consult_e")
 
 
 @pytest.fixture(scope="module")
