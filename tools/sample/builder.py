@@ -247,7 +247,7 @@ def check_consistency(cases: Sequence[dict[str, Any]], specs: dict[str, Painter]
 
     referenced: list[str] = []
     for raw in cases:
-        Case.parse(raw, file="sample_builder")
+        Case.parse(raw, file="tools/sample/cases.yaml")
         if raw["intent"] not in INTENTS or raw["stage"] not in STAGES:
             raise ValueError(f"{raw['id']}: intent {raw['intent']!r} / stage {raw['stage']!r} not in INTENTS / STAGES")
         referenced += [im["path"].removeprefix("images/") for t in raw["turns"] for im in t.get("images", ())]

@@ -35,11 +35,10 @@ from typing import Any
 import numpy as np
 
 from medrealmm.deid.image.base import Box, register
-from medrealmm.deid.settings import DEFAULT_YOLO_CLASSES, YoloSettings, detector_settings
+from medrealmm.deid.settings import YoloSettings, detector_settings
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CLASSES: dict[str, str] = DEFAULT_YOLO_CLASSES
 TRAIN_HINT = ("train a QR/barcode detector offline with `python -m medrealmm.deid.train_qr out_dir=DIR` "
               "and set weights=DIR/best.pt, or download a YOLO .pt on a machine with internet "
               "(e.g. `hf download OWNER/REPO FILE.pt`) and copy it here")
