@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 __all__ = ["ClusterSettings", "ConfigError", "DataSelection", "GenerationSettings", "JudgingSettings", "PathsSettings", "PromptSettings",
-           "RunSettings", "ScoringSettings", "Settings", "ShardSettings", "check_config", "problems"]
+           "RunSettings", "ScoringSettings", "Settings", "ShardSettings", "check_config", "modality_of", "problems"]
 
 
 class ConfigError(ValueError):
@@ -242,6 +242,12 @@ class Data(DataSelection):
             raise ValueError(f"data.path is required for data.format={self.format} "
                              f"(e.g. data.path=/path/to/cases.{'parquet' if self.format == 'parquet' else 'jsonl'})")
         return self
+
+
+def modality_of(model: dict[str, Any]) -> str:
+    """The ``model`` group's modality with :class:`Role`'s default: ``multimodal``, anything else reads as ``text``."""
+    default = Role.model_fields["modality"].default
+    return "multimodal" if model.get("modality", default) == "multimodal" else "text"
 
 
 GROUPS: dict[str, type[BaseModel]] = {"run": RunSettings, "paths": PathsSettings, "cluster": ClusterSettings,

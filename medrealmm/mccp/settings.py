@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from medrealmm.config_schema import Settings
+from medrealmm.config_schema import Settings, modality_of
 
 __all__ = ["AgentsSettings", "AnnotateSettings", "MccpSettings", "ValidationSettings"]
 
@@ -68,4 +68,4 @@ class MccpSettings(Settings):
 
     def mode_for(self, model: dict[str, Any]) -> str:
         """``mode``, or the model's modality when not set."""
-        return self.mode or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text")
+        return self.mode or modality_of(model)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from medrealmm.config_schema import Settings
+from medrealmm.config_schema import Settings, modality_of
 
 __all__ = ["ApproveSettings", "BundledSettings", "CopiesReplySettings", "ExportSettings", "LintSettings",
            "NearDuplicateSettings", "ReviewSettings", "RubricSettings", "WeightSettings"]
@@ -115,4 +115,4 @@ class RubricSettings(Settings):
 
     def mode_for(self, model: dict[str, Any]) -> str:
         """``mode``, or the model's modality when not set."""
-        return self.mode or ("multimodal" if model.get("modality", "multimodal") == "multimodal" else "text")
+        return self.mode or modality_of(model)
