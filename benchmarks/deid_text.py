@@ -407,24 +407,15 @@ def main() -> None:
           f"{sum(len(s.spans) for s in corpus)} gold identifiers, {sum(len(s.keep) for s in corpus)} keep spans, "
           f"generated in {time.perf_counter() - t0:.2f} s")
     held: dict[str, list[LabelledSentence] | None] = {}
-    for hname in HELD_OUT:
-        n = getattr(args, hname)
-        held[hname] = held_out_corpus(hname, args.seed, n) if n else None
-        if held[hname] is None:
-            print(f"{hname}: skipped (benchmarks/corpora/{hname}.py is not there, or --{hname.replace('_', '-')} 0)")
+    roles = [(n, "held out: measured, never tuned on") for n in HELD_OUT] + [(n, "development: open to tuning") for n in DEV]
+    for cname, role in roles:
+        n = getattr(args, cname)
+        cset = held[cname] = held_out_corpus(cname, args.seed, n) if n else None
+        if cset is None:
+            print(f"{cname}: skipped (benchmarks/corpora/{cname}.py is not there, or --{cname.replace('_', '-')} 0)")
         else:
-            hset = held[hname]
-            print(f"{hname}: seed {args.seed}, {len(hset)} messages, {sum(len(s.spans) for s in hset)} gold "
-                  f"identifiers, {sum(len(s.keep) for s in hset)} clinical keep spans (held out: measured, never tuned on)")
-    for dname_ in DEV:
-        n = getattr(args, dname_)
-        held[dname_] = held_out_corpus(dname_, args.seed, n) if n else None
-        if held[dname_] is None:
-            print(f"{dname_}: skipped (benchmarks/corpora/{dname_}.py is not there, or --{dname_.replace('_', '-')} 0)")
-        else:
-            dset = held[dname_]
-            print(f"{dname_}: seed {args.seed}, {len(dset)} messages, {sum(len(s.spans) for s in dset)} gold "
-                  f"identifiers, {sum(len(s.keep) for s in dset)} clinical keep spans (development: open to tuning)")
+            print(f"{cname}: seed {args.seed}, {len(cset)} messages, {sum(len(s.spans) for s in cset)} gold "
+                  f"identifiers, {sum(len(s.keep) for s in cset)} clinical keep spans ({role})")
     clue = cluener_corpus(args.cluener)
     if clue is None:
         print(f"cluener: skipped ({args.cluener} not found: ../shared is not next to the repository)")
