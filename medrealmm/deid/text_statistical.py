@@ -716,15 +716,16 @@ _LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|妇儿|中医|�
 # an ordinal hospital of a prefecture (地区一院), a city's municipal hospital (菏泽市立), a university's
 # children's hospital (复旦儿科), a city's women's and children's centre (广州妇儿中心)
 _AFTER_GO = r"(?:(?<![\u4e00-\u9fff])|(?<=[在去到于转是了]))"
+_FAMOUS_ORDINAL = r"(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九]"  # 湘雅二, 华西一院
 _SHORT_HOSPITAL = re.compile(
     _AFTER_GO + r"(?:[^\W\d的了是在去到于我你他她这那转和与及从为]{1,2}医大(?:附属)?[一二三四五六七八九](?:院|附院)?"
     r"|[\u4e00-\u9fff]医[一二三四五六七八九]院"
-    r"|(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九](?:院|附院)?(?![十百千万个次天年月号])"
+    r"|" + _FAMOUS_ORDINAL + r"(?:院|附院)?(?![十百千万个次天年月号])"
     r"|[^\W\d的了是在去到于我你他她这那转和与及从为]?附[一二三四五六七八九]院?(?![张份个下些次点篇条页])"
     r"|(?:复旦|浙大|川大|北大|中大|重医|华科|交大)(?:儿科|儿院|妇产|眼耳鼻喉))"
     r"|地区[一二三四五六七八九]院|地区人民医院|地区医院")
 _SHORT_HOSPITAL_GATE = re.compile(r"医大|医[一二三四五六七八九]院|附[一二三四五六七八九]|地区|儿科|儿院|妇产|眼耳鼻喉|"
-                                  r"(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九]")
+                                  + _FAMOUS_ORDINAL)
 _CITY_HOSPITAL = re.compile(r"市立(?:医院)?|市?妇儿(?:中心|医院)")
 # a hospital's whole name between a verb of going/being somewhere and its suffix (去了人和医院, 在如意门诊部,
 # 在可可西里卫生院): the rules cut such names at a common character (和, 如, 为, 以) and keep only the rest
