@@ -1,4 +1,4 @@
-"""Text de-identification on four corpora side by side: recall, precision, leaking messages, clinical numbers, speed.
+"""Text de-identification on every corpus side by side: recall, precision, leaking messages, clinical numbers, speed.
 
 Detectors: the rules alone (``rules``) and the stage's default, rules + statistical layer
 (``rules+stat``: exactly :func:`medrealmm.deid.detect_text`, built by the stage's own builder).
@@ -9,28 +9,26 @@ touches, and messages per second of one process's CPU time (one core; best of ``
 
 - ``ours``: the seeded synthetic corpus (benchmarks/corpora/ours.py), identifier + clinical
   sentences — written beside the rules, so it measures their author as much as the rules;
-- ``consult_b``: the independent held-out consultation generator (benchmarks/corpora/consult_b.py),
-  written from the category definitions without reading the detectors, frozen, never used to tune;
-- ``consult_c``: a second held-out generator (benchmarks/corpora/consult_c.py, same message format), written
-  after consult_b's figures were known and never read by whoever writes the detectors; reported when present;
-- ``consult_d``: a third held-out generator (benchmarks/corpora/consult_d.py, same format, same rules);
-- ``consult_e``: a development generator (benchmarks/corpora/consult_e.py, same format), written from the
-  category definitions alone by someone who did not read the detectors, but open to whoever tunes them:
-  labelled ``dev``; its misses and false positives can be written out with ``--dump-dev DIR``
-  (never those of a held-out corpus);
+- ``consult_c``, ``consult_d``, ``consult_f``: held-out generators (benchmarks/corpora/, same message
+  format), each written from the category definitions alone by someone who never read the detectors,
+  frozen, never used to tune: the only figures that are a claim;
+- ``consult_b``, ``consult_e``, ``consult_g``: development generators of the same format and provenance,
+  open to whoever tunes the detectors: labelled ``dev``; their misses and false positives can be written
+  out with ``--dump-dev DIR`` (never those of a held-out corpus). consult_b was the first held-out
+  corpus; its figures were a claim until 2026-12-01;
 - ``cluener``: CLUENER2020's dev split (../shared/fixtures/ner/cluener2020_dev.jsonl, human-annotated
   news and web sentences): ``name`` → NAME and ``address`` → ADDRESS recall (addresses there include
   countries and provinces, which the policy keeps, so ADDRESS recall is also shown for the rest),
   and how often non-personal entities (book, game, movie, company, organization, government, scene,
   position) are masked.
 
-Then the targets (issue 14) on consult_b, consult_c and ours, the baselines on our corpus (a naive regex per
+Then the targets (issue 14) on every corpus and ours, the baselines on our corpus (a naive regex per
 category; jionlp's extractors when installed; rules + LLM agent with ``--agent-model PATH``), and
 the false positives on real dialogues (../shared/fixtures/dialogues/CMtMedQA_test.json, almost no
 identifiers): masks per 1,000 sentences and a sample.
 
-    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-b 3000] [--consult-c 3000] [--consult-d 3000]
-        [--consult-e 3000] [--dump-dev DIR] [--identifier 2000]
+    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-c 3000] [--consult-d 3000] [--consult-f 3000]
+        [--consult-b 3000] [--consult-e 3000] [--consult-g 3000] [--dump-dev DIR] [--identifier 2000]
         [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
 """
@@ -181,12 +179,13 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 
 # --- corpora ------------------------------------------------------------------------------------------
 
-HELD_OUT = ("consult_b", "consult_c", "consult_d")
+HELD_OUT = ("consult_c", "consult_d", "consult_f")
 """Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
 role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
-DEV = ("consult_e",)
+DEV = ("consult_b", "consult_e", "consult_g")
 """Independent generators of the same format open to development: reported as ``dev``, their misses
-and false positives may be read (``--dump-dev``)."""
+and false positives may be read (``--dump-dev``). consult_b was held out until 2026-12-01 (its figures
+were a claim for three sessions); since then it is development material."""
 
 
 def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | None:
@@ -209,11 +208,6 @@ def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | No
         keep = tuple(KeepSpan(int(a), int(b), str(k)) for a, b, k in m.get("keep") or ())
         out.append(LabelledSentence(m["text"], spans, keep, str(m.get("role", "")), name, 0))
     return out
-
-
-def consult_b_corpus(seed: int, n: int) -> list[LabelledSentence] | None:
-    """The first held-out generator's messages (measurement only: never tune on it)."""
-    return held_out_corpus("consult_b", seed, n)
 
 
 def cluener_corpus(path: Path) -> tuple[list[LabelledSentence], list[list[tuple[int, int, str]]]] | None:
@@ -372,12 +366,11 @@ def agent_detector(args) -> tuple[Detector, object, object] | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--consult-b", type=int, default=3000, help="messages from the held-out generator consult_b")
-    ap.add_argument("--consult-c", type=int, default=3000, help="messages from the held-out generator consult_c")
-    ap.add_argument("--consult-d", type=int, default=3000, help="messages from the held-out generator consult_d")
-    ap.add_argument("--consult-e", type=int, default=3000, help="messages from the development generator consult_e")
+    for cname in (*HELD_OUT, *DEV):
+        ap.add_argument(f"--{cname.replace('_', '-')}", type=int, default=3000, help=f"messages from the "
+                        f"{'held-out' if cname in HELD_OUT else 'development'} generator {cname} (0: skip it)")
     ap.add_argument("--dump-dev", type=Path, help="write the misses and false positives of the development corpora "
-                    "(ours, consult_e; never a held-out one) to DIR as JSON lines")
+                    f"(ours, {', '.join(DEV)}; never a held-out one) to DIR as JSON lines")
     ap.add_argument("--identifier", type=int, default=2000, help="our sentences with identifiers")
     ap.add_argument("--clinical", type=int, default=500, help="our sentences with clinical values only")
     ap.add_argument("--hard", type=int, default=200, help="our identifiers without a cue (reported apart)")
@@ -437,7 +430,7 @@ def main() -> None:
             label = f"{cname} dev" if cname in DEV else cname
             results[f"{label}/{dname}"] = {"score": score, "leak": leak_share(cset, score),
                                            "flagged": flagged_share(score, kinds), "rate": rate}
-            if args.dump_dev and dname == "rules+stat" and cname in DEV:
+            if args.dump_dev and dname == "rules+stat" and cname in DEV:   # never a held-out corpus
                 dump_errors(args.dump_dev / f"{cname}.jsonl", cset, score)
     if args.dump_dev:                          # ours: every kind (identifier, clinical, hard, held-out templates)
         dump_errors(args.dump_dev / "ours.jsonl", corpus, score_corpus(corpus, default.detect([s.text for s in corpus])))
