@@ -17,8 +17,9 @@ from medrealmm.deid.settings import (
     YoloSettings,
     YuNetSettings,
 )
-from medrealmm.deid.text_detect import detect_text
+from medrealmm.deid.text_detect import detect_consultation, detect_text
 from medrealmm.deid.text_policy import TextPolicy
 
 __all__ = ["CodeSettings", "DeidSettings", "DetectorSpec", "ImageSettings", "OcrSettings", "RemovalRule",
-           "ReviewSettings", "TextPolicy", "TextSettings", "YoloSettings", "YuNetSettings", "detect_text"]
+           "ReviewSettings", "TextPolicy", "TextSettings", "YoloSettings", "YuNetSettings", "detect_consultation",
+           "detect_text"]

@@ -188,6 +188,7 @@ class TextSettings(Settings):
 
     rules: bool = True
     statistical: bool = True
+    consistency: bool = True
     agent: bool = False
     agent_chunk_size: int = Field(default=64, ge=1)
     policy: TextPolicy = TextPolicy()

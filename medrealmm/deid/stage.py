@@ -26,6 +26,7 @@ from medrealmm.deid.records import ImageSlot, LogRecord, read_records, record_li
 from medrealmm.deid.removal import RemovalRule
 from medrealmm.deid.settings import DeidSettings
 from medrealmm.deid.spans import Span, apply_placeholders, merge_spans
+from medrealmm.deid.text_consistency import spread_by_consultation
 from medrealmm.schema import CaseError
 from medrealmm.store import stable_hash
 
@@ -50,13 +51,16 @@ class ChunkResult:
 # --- text --------------------------------------------------------------------------------------------
 
 class TextMasker:
-    """Rules, optionally followed by the agent, over a batch of texts; merged spans per text."""
+    """Rules, optionally followed by the agent, over a batch of texts; merged spans per text; then,
+    with ``consistency``, what was found in a consultation spread over that consultation's texts."""
 
-    def __init__(self, rules: Any, agent: Any | None = None):
-        self.rules, self.agent = rules, agent
+    def __init__(self, rules: Any, agent: Any | None = None, *, consistency: bool = False):
+        self.rules, self.agent, self.consistency = rules, agent, consistency
 
-    def spans(self, texts: Sequence[str]) -> tuple[list[list[Span]], list[str | None]]:
-        """Spans per text and, per text, the agent's failure code (None when it answered or is off)."""
+    def spans(self, texts: Sequence[str], consultations: Sequence[str] | None = None,
+              ) -> tuple[list[list[Span]], list[str | None]]:
+        """Spans per text and, per text, the agent's failure code (None when it answered or is off).
+        ``consultations``: per text, the consultation it belongs to (the consistency pass's scope)."""
         found = [list(s) for s in self.rules.detect(texts)]
         failures: list[str | None] = [None] * len(texts)
         if self.agent is not None and texts:
@@ -64,7 +68,10 @@ class TextMasker:
             for i, extra in enumerate(result):
                 found[i].extend(extra)
             failures = list(result.failures)
-        return [merge_spans(s) for s in found], failures
+        merged = [merge_spans(s) for s in found]
+        if self.consistency and consultations is not None:
+            merged = spread_by_consultation(texts, merged, consultations)
+        return merged, failures
 
 
 # --- the stage ---------------------------------------------------------------------------------------
@@ -97,7 +104,7 @@ class DeidStage:
     def run_chunk(self, records: list[tuple[LogRecord, list[ImageSlot]]], image_dir: Path) -> ChunkResult:
         out = ChunkResult()
         fields = [(r, f) for r, _ in records for f in r.texts()]
-        spans, failures = self.text.spans([f.text for _, f in fields])
+        spans, failures = self.text.spans([f.text for _, f in fields], [r.id for r, _ in fields])
         by_record: dict[str, list[tuple[str, list[Span], str | None]]] = {}
         for (r, f), s, fail in zip(fields, spans, failures, strict=True):
             by_record.setdefault(r.id, []).append((f.path, s, fail))

@@ -116,3 +116,13 @@ def detect_text(text: str) -> list[tuple[int, int, str]]:
     de-identification stage finds them with its default configuration (rules + statistical layer,
     no LLM agent). Offsets index the original string."""
     return [(s.start, s.end, s.category) for s in default_text_detector().find(text)]
+
+
+def detect_consultation(texts: Sequence[str]) -> list[list[tuple[int, int, str]]]:
+    """Identifiers in each message of ONE consultation, as the stage finds them by default: each
+    message as :func:`detect_text` reads it, then what was found anywhere in the consultation masked
+    wherever it recurs in it (``deid.text.consistency``, :mod:`medrealmm.deid.text_consistency`)."""
+    from medrealmm.deid.text_consistency import propagate
+
+    found = propagate(texts, default_text_detector().detect(texts))
+    return [[(s.start, s.end, s.category) for s in spans] for spans in found]

@@ -1,0 +1,146 @@
+"""One consultation, one set of identifiers: what is found once is masked wherever it recurs.
+
+Detectors read one message at a time, but people write a consultation: a relative introduced with a
+cue (``我哥李德华``) is later ``德华``; an order number given after ``订单号`` comes back bare as the whole
+reply; a village named in a delivery slip is named again in passing; a hospital named in full is named
+again. Each of those later mentions is as identifying as the first, and it is the one without a cue.
+This pass takes every identifier the detectors found anywhere in a consultation, adds the forms a
+reader would recognise as the same identifier (a full name's given name, an address's own units), and
+masks their occurrences in every message of that consultation — before and after the first.
+
+It never reaches beyond one consultation (a name in one patient's chat says nothing about another's),
+never overrides the policy (only what the detectors found, and units below the city, are spread), and
+never logs what it spreads: counts only.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from medrealmm.deid.spans import Span, merge_spans
+from medrealmm.deid.text_lexicons import COMMON_WORDS, COMPOUND_SURNAMES, SURNAMES
+from medrealmm.deid.text_rules import normalize
+
+__all__ = ["DETECTOR", "consultation_terms", "propagate", "spread_by_consultation"]
+
+log = logging.getLogger(__name__)
+
+DETECTOR = "consult"
+
+SPREAD = ("NAME", "ADDRESS", "HOSPITAL", "PHONE", "ID", "EMAIL", "URL", "MRN", "ORDER_ID")
+"""Categories spread through a consultation. Dates are not: a bare date shape recurs as a lab value."""
+
+MIN_LENGTH = {"NAME": 2, "ADDRESS": 3, "HOSPITAL": 3}
+"""Shortest term spread per category; the number-like categories need 5 characters (a 4-digit run
+recurs by chance as a lab value or a year)."""
+MIN_NUMBER_LENGTH = 5
+
+GIVEN_NAME_MAX_FREQUENCY = 1000
+"""A full name's given name is spread unless it is an everyday word this common in the segmenter's
+dictionary (李平安 → 平安, 王建国 → 建国 stay: 平安 and 建国 are written far more often as words)."""
+
+_UNIT = re.compile(r"[^\s,，;；、:：]+?(?:自治区|特别行政区|自治州|地区|省|市|盟|街道|社区|小区|花园|公寓|大厦|大道|胡同|"
+                   r"区|县|旗|镇|乡|村|屯|路|街|巷|弄|苑)")
+"""An address read unit by unit, left to right (浙江省 杭州市 西湖区 三墩镇 王庄村)."""
+_ABOVE_CITY = ("自治区", "特别行政区", "自治州", "地区", "省", "市", "盟")
+"""Units the pass does not spread on their own: a province is not identifying, and whether a city is
+is the policy's call (``deid.text.policy.city``), made by the detectors."""
+
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_WORD_CHAR = re.compile(r"[A-Za-z0-9]")
+
+
+def _given_name(name: str) -> str | None:
+    """The two-character given name of a full Han name (李德华 → 德华, 欧阳子轩 → 子轩), when it is
+    not an everyday word (see :data:`GIVEN_NAME_MAX_FREQUENCY`)."""
+    from medrealmm.deid.text_statistical import word_frequency
+
+    if not _CJK.fullmatch(name):
+        return None
+    if len(name) == 4 and name[:2] in COMPOUND_SURNAMES:
+        given = name[2:]
+    elif len(name) == 3 and name[0] in SURNAMES:
+        given = name[1:]
+    else:
+        return None
+    if given in COMMON_WORDS or word_frequency(given) >= GIVEN_NAME_MAX_FREQUENCY:
+        return None
+    return given
+
+
+def _forms(term: str, category: str) -> list[str]:
+    """The term and the other forms of the same identifier a reader would recognise."""
+    forms = [term]
+    if category == "NAME":
+        forms += [p for p in term.split("·") if len(p) >= 2] if "·" in term else []
+        given = _given_name(term)
+        if given:
+            forms.append(given)
+    elif category == "ADDRESS":
+        forms += [u for m in _UNIT.finditer(term) if len(u := m.group()) >= MIN_LENGTH["ADDRESS"]
+                  and not u.endswith(_ABOVE_CITY)]
+    return forms
+
+
+def consultation_terms(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> dict[str, str]:
+    """Every form to spread, with its category (the first category a form was found with wins; a
+    longer form is matched before a shorter one). Texts are compared normalised (full-width → ASCII)."""
+    terms: dict[str, str] = {}
+    for text, found in zip(texts, spans, strict=True):
+        t = normalize(text)
+        for s in found:
+            if s.category not in SPREAD:
+                continue
+            term = t[s.start:s.end].strip()
+            for form in _forms(term, s.category):
+                shortest = MIN_LENGTH.get(s.category, MIN_NUMBER_LENGTH)
+                if len(form) >= shortest and not form.isspace():
+                    terms.setdefault(form, s.category)
+    return terms
+
+
+def _pattern(terms: dict[str, str]) -> re.Pattern[str]:
+    """One alternation, longest first; a form that starts or ends with a letter or digit must not
+    be part of a longer run of them (``12345`` inside ``9123456``)."""
+    parts = []
+    for term in sorted(terms, key=lambda x: (-len(x), x)):
+        left = r"(?<![A-Za-z0-9])" if _WORD_CHAR.match(term[0]) else ""
+        right = r"(?![A-Za-z0-9])" if _WORD_CHAR.match(term[-1]) else ""
+        parts.append(left + re.escape(term) + right)
+    return re.compile("|".join(parts))
+
+
+def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> list[list[Span]]:
+    """The spans of one consultation's texts, plus a span (detector ``consult``) wherever a form of
+    an identifier found in any of them recurs outside the spans already there."""
+    terms = consultation_terms(texts, spans)
+    if not terms:
+        return [list(s) for s in spans]
+    pattern = _pattern(terms)
+    out: list[list[Span]] = []
+    added = 0
+    for text, found in zip(texts, spans, strict=True):
+        extra = [Span(m.start(), m.end(), terms[m.group()], DETECTOR) for m in pattern.finditer(normalize(text))
+                 if not any(s.start < m.end() and m.start() < s.end for s in found)]
+        added += len(extra)
+        out.append(merge_spans([*found, *extra]) if extra else list(found))
+    if added:
+        log.debug("consultation pass: %d form(s), %d span(s) added over %d text(s)", len(terms), added, len(texts))
+    return out
+
+
+def spread_by_consultation(texts: Sequence[str], spans: Sequence[Sequence[Span]],
+                           consultations: Sequence[object]) -> list[list[Span]]:
+    """:func:`propagate` within each consultation of a batch (``consultations[i]``: the one text i
+    belongs to; a batch may interleave them), the spans back in the batch's order."""
+    groups: dict[object, list[int]] = {}
+    for i, c in enumerate(consultations):
+        groups.setdefault(c, []).append(i)
+    out = [list(s) for s in spans]
+    for members in groups.values():
+        for i, spread in zip(members, propagate([texts[i] for i in members], [spans[i] for i in members]),
+                             strict=True):
+            out[i] = spread
+    return out
