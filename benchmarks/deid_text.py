@@ -46,6 +46,7 @@ from pathlib import Path
 
 from corpora.ours import KeepSpan, LabelledSentence, generate_corpus, score_corpus  # benchmarks/ is sys.path[0]
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
+from medrealmm.deid.text_consistency import spread_by_consultation
 from medrealmm.deid.text_detect import build_text_detector, default_text_detector
 from medrealmm.deid.text_rules import RuleDetector
 
@@ -146,15 +147,18 @@ def table(title: str, corpus: Sequence[LabelledSentence], preds: Sequence[Sequen
     return score
 
 
-def real_dialogue_sentences(path: Path) -> list[str]:
+def real_dialogue_sentences(path: Path) -> tuple[list[str], list[int]]:
+    """The dialogues' sentences, and the dialogue each belongs to (the consultation pass's scope)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    turns: list[str] = []
-    for d in data:
-        for pair in d.get("history") or []:
-            turns.extend(pair)
-        turns.append(d.get("instruction") or d.get("instruct") or "")
-        turns.append(d.get("output") or "")
-    return [s for t in turns for s in re.split(r"(?<=[。！？!?\n])", t) if s.strip()]
+    sents: list[str] = []
+    dialogue: list[int] = []
+    for k, d in enumerate(data):
+        turns = [t for pair in d.get("history") or [] for t in pair]
+        turns += [d.get("instruction") or d.get("instruct") or "", d.get("output") or ""]
+        for s in (s for t in turns for s in re.split(r"(?<=[。！？!?\n])", t) if s.strip()):
+            sents.append(s)
+            dialogue.append(k)
+    return sents, dialogue
 
 
 def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
@@ -162,13 +166,14 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
     if not path.is_file():
         print(f"  skipped: {path} not found (../shared is not next to the repository)")
         return
-    sents = real_dialogue_sentences(path)
+    sents, dialogue = real_dialogue_sentences(path)
     preds, rate = timed(detect, sents, repeat)
-    counts = Counter(s.category for p in preds for s in p)
     n = len(sents)
-    print(f"  {n} sentences, {rate:,.0f} sentences/s; masks per 1,000 sentences: "
-          + (", ".join(f"{c} {1000 * counts[c] / n:.2f}" for c in CATEGORIES if counts[c]) or "none")
-          + f" | total {1000 * sum(counts.values()) / n:.2f}")
+    for label, found in (("", preds), (" with the consultation pass", spread_by_consultation(sents, preds, dialogue))):
+        counts = Counter(s.category for p in found for s in p)
+        print(f"  {n} sentences in {len(set(dialogue))} dialogues, {rate:,.0f} sentences/s; masks per 1,000 sentences"
+              f"{label}: " + (", ".join(f"{c} {1000 * counts[c] / n:.2f}" for c in CATEGORIES if counts[c]) or "none")
+              + f" | total {1000 * sum(counts.values()) / n:.2f}")
     shown = [(s, sp) for s, p in zip(sents, preds, strict=True) for sp in p][:samples]
     if shown:
         print(f"  what was masked (first {len(shown)}; these dialogues are public, with almost no identifiers):")
@@ -188,8 +193,9 @@ and false positives may be read (``--dump-dev``). consult_b was held out until 2
 were a claim for three sessions); since then it is development material."""
 
 
-def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | None:
-    """A held-out generator's messages as labelled sentences, or None when its module is not there."""
+def held_out_corpus(name: str, seed: int, n: int) -> tuple[list[LabelledSentence], list[int] | None] | None:
+    """A generator's messages as labelled sentences, with the consultation of each message when the
+    generator says (None when it does not), or None when its module is not there."""
     import importlib
     import sys
 
@@ -202,12 +208,13 @@ def held_out_corpus(name: str, seed: int, n: int) -> list[LabelledSentence] | No
         return None
     finally:
         sys.path.pop(0)
-    out = []
+    out, consultations = [], []
     for m in module.generate(seed, n):
         spans = tuple(Span(int(a), int(b), str(c), "gold") for a, b, c in m["spans"])
         keep = tuple(KeepSpan(int(a), int(b), str(k)) for a, b, k in m.get("keep") or ())
         out.append(LabelledSentence(m["text"], spans, keep, str(m.get("role", "")), name, 0))
-    return out
+        consultations.append(m.get("consultation"))
+    return out, (None if None in consultations else [int(c) for c in consultations])
 
 
 def cluener_corpus(path: Path) -> tuple[list[LabelledSentence], list[list[tuple[int, int, str]]]] | None:
@@ -336,6 +343,17 @@ def cluener_report(detect: Detector, name: str, data, repeat: int) -> dict[str, 
     return {"score": score, "leak": leak_share(corpus, score), "flagged": float("nan"), "rate": rate}
 
 
+def consultation_detector(detect: Detector, consultations: Sequence[int] | None) -> dict[str, Detector]:
+    """``rules+stat+consult``: the stage's default with its consultation pass (``deid.text.consistency``),
+    for a corpus that says which consultation each message belongs to; nothing for one that does not."""
+    if consultations is None:
+        return {}
+
+    def spread(texts: Sequence[str]) -> list[list[Span]]:
+        return spread_by_consultation(texts, detect(texts), consultations)
+    return {"rules+stat+consult": spread}
+
+
 def agent_detector(args) -> tuple[Detector, object, object] | None:
     if not args.agent_model:
         return None
@@ -400,14 +418,20 @@ def main() -> None:
           f"{sum(len(s.spans) for s in corpus)} gold identifiers, {sum(len(s.keep) for s in corpus)} keep spans, "
           f"generated in {time.perf_counter() - t0:.2f} s")
     held: dict[str, list[LabelledSentence] | None] = {}
+    consultations: dict[str, list[int]] = {}
     roles = [(n, "held out: measured, never tuned on") for n in HELD_OUT] + [(n, "development: open to tuning") for n in DEV]
     for cname, role in roles:
         n = getattr(args, cname)
-        cset = held[cname] = held_out_corpus(cname, args.seed, n) if n else None
+        loaded = held_out_corpus(cname, args.seed, n) if n else None
+        cset = held[cname] = loaded[0] if loaded else None
+        if loaded and loaded[1] is not None:
+            consultations[cname] = loaded[1]
         if cset is None:
             print(f"{cname}: skipped (benchmarks/corpora/{cname}.py is not there, or --{cname.replace('_', '-')} 0)")
         else:
-            print(f"{cname}: seed {args.seed}, {len(cset)} messages, {sum(len(s.spans) for s in cset)} gold "
+            grouped = (f" in {len(set(consultations[cname]))} consultations (also scored with the consultation "
+                       "pass: +consult)") if cname in consultations else ""
+            print(f"{cname}: seed {args.seed}, {len(cset)} messages{grouped}, {sum(len(s.spans) for s in cset)} gold "
                   f"identifiers, {sum(len(s.keep) for s in cset)} clinical keep spans ({role})")
     clue = cluener_corpus(args.cluener)
     if clue is None:
@@ -422,7 +446,7 @@ def main() -> None:
     for cname, cset in (("ours", main_set), *held.items()):
         if cset is None:
             continue
-        for dname, detect in detectors.items():
+        for dname, detect in {**detectors, **consultation_detector(default.detect, consultations.get(cname))}.items():
             preds, rate = timed(detect, [s.text for s in cset], args.repeat)
             score = score_corpus(cset, preds)
             scores[(cname, dname)] = (cset, score, rate)
@@ -430,7 +454,8 @@ def main() -> None:
             label = f"{cname} dev" if cname in DEV else cname
             results[f"{label}/{dname}"] = {"score": score, "leak": leak_share(cset, score),
                                            "flagged": flagged_share(score, kinds), "rate": rate}
-            if args.dump_dev and dname == "rules+stat" and cname in DEV:   # never a held-out corpus
+            stage = "rules+stat+consult" if cname in consultations else "rules+stat"   # what the stage does
+            if args.dump_dev and dname == stage and cname in DEV:   # never a held-out corpus
                 dump_errors(args.dump_dev / f"{cname}.jsonl", cset, score)
     if args.dump_dev:                          # ours: every kind (identifier, clinical, hard, held-out templates)
         dump_errors(args.dump_dev / "ours.jsonl", corpus, score_corpus(corpus, default.detect([s.text for s in corpus])))
@@ -447,8 +472,9 @@ def main() -> None:
             p for p in default.detect([s.text for s in cset])])
     passed = True
     for cname in (*HELD_OUT, *DEV, "ours"):
-        if (cname, "rules+stat") in scores:
-            cset, score, rate = scores[(cname, "rules+stat")]
+        stage = "rules+stat+consult" if cname in consultations else "rules+stat"
+        if (cname, stage) in scores:
+            cset, score, rate = scores[(cname, stage)]
             passed &= corpus_targets(cname, cset, score, rate)
 
     texts = [s.text for s in main_set]
