@@ -142,7 +142,30 @@ FOUND = [
     ("病案编号：000123456，请核对", "000123456"),                          # more record and order cues
     ("MRN: 00123456", "00123456"),
     ("问诊编号 WZ88123，退款", "WZ88123"),
+    # fourth round: person slots (a name that is a word or has no surname, where only a person can stand)
+    ("明天去骨科见高山主任，要带片子吗？", "高山"),                     # a verb of seeing, then a title
+    ("可以约向医生的号吗", "向"),
+    ("我爸于洋（72岁）和我妈都有糖尿病。", "于洋"),                     # an age in brackets after it
+    ("尉迟和平（女儿，10岁）也发烧了", "尉迟和平"),                     # a relation and an age
+    ("我是韩和平的女儿，想问下他的病情。", "韩和平"),                   # 我是 … 的 + a kinship word
+    ("我跟孟石头一起去的医院。", "孟石头"),                             # a companion
+    ("收件人古丽娜，电话发你了", "古丽娜"),                             # a label, a Uyghur name
+    ("热依拉，40岁，女，咳嗽一周", "热依拉"),
+    ("同事小芸介绍我来的", "小芸"),                                     # who recommended the doctor
+    ("邻居老焦推荐的您", "老焦"),
+    ("第二医院眼科 齐心", "齐心"),                                      # a signature after the department
+    ("高峰 13912345678 麻烦回电", "高峰"),                              # before a phone number
+    ("我是买买提，胃疼两天了", "买买提"),                               # one Uyghur or Mongolian element
+    ("巴特尔这几天血压高", "巴特尔"),
 ]
+
+# a label before a phone number is no name (联系方式 + the number)
+NOT_NAMES_BEFORE_NUMBERS = ["联系方式 13912345678 谢谢", "手机号码 13912345678"]
+
+
+@pytest.mark.parametrize("text", NOT_NAMES_BEFORE_NUMBERS)
+def test_labels_before_numbers_are_not_names(text: str) -> None:
+    assert all(c != "NAME" for _, _, c in detect_text(text)), masked(text)
 
 
 @pytest.mark.parametrize(("text", "sub"), FOUND)
@@ -170,6 +193,10 @@ KEPT = [
     "注明姓名和年龄，谢谢。", "孩子长高了两厘米。", "白介素是什么？", "吃了长沙臭豆腐就拉肚子。", "比如，多喝水。",
     "我附一张检查单。", "住院三天了。", "血糖4.5-6.1在正常范围。", "带孙子去打疫苗。", "王道是多喝水。",
     "胆红素高可能与肝病有关。", "饮食以清淡、易消化为主。", "血糖参考值3.9-6.1，我的是7.2。", "血钾3.5-5.5之间算正常吗？", "王不留行可以通乳吗？", "罗汉果泡水喝可以吗？", "钱币状湿疹怎么治疗？",
+    # person slots hold no word that is not a person
+    "医生推荐的药效果好吗", "找眼科医生看看就行", "我是高血压患者的家属", "孩子，3岁，男，发烧", "宝宝（2岁）发烧了",
+    "我和爱人一起去的", "同学推荐我来的", "高烧，3岁，男，咳嗽", "找个专家医生", "血糖13.5 mmol/L，还要吃药吗",
+    "联系方式在主页上，谢谢", "你可以寻找康复医师的指导",
 ]
 
 

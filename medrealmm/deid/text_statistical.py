@@ -129,7 +129,7 @@ NOT_NAMES: frozenset[str] = frozenset("""
 NOT_GIVEN: frozenset[str] = frozenset(
     "的了是在和跟与及或就也都还又再才已很太最吗呢吧啊呀哦嗯么啥怎什谁哪这那该每各某其此我你您他她它们说问看找请帮"
     "谢因所如虽即比之前后里外上下左右间次个岁年日周号点时分今昨早晚午夜男女患病症状医院科室诊疗治检查化验药片粒支"
-    "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内"
+    "瓶升做去来到从于给被把对往回转住出入起过得着没不无要想会应当让叫吃喝服用打挂约询烧咳痛痒肿热冷血尿便等内陪"
     "类型状性素碱酸酶胺醇酮脂糖膏汤丸散粉液有加则肩腰腿脚头眼耳鼻牙胸背腹胃肝肾肺肠颈臂膝踝骨肤手发，"
     "村镇乡屯寨区县市省州路街巷副氏式")
 
@@ -411,24 +411,122 @@ def _child_names(t: str) -> list[Span]:
     return out
 
 
-# Tibetan and Mongolian given-name elements (a name is two of them, with no surname: 次仁卓玛, 格桑梅朵,
-# 乌兰图雅, 多吉次仁), from naming practice in Tibet, Qinghai and Inner Mongolia.
+# Tibetan, Mongolian and Uyghur given-name elements, from naming practice in Tibet, Qinghai, Inner Mongolia
+# and Xinjiang. A Tibetan or Mongolian name is usually two of them with no surname (次仁卓玛, 乌兰图雅); a
+# Uyghur name is one given name, written in characters chosen for their sound (阿依古丽, 买买提, 热依拉).
 _ETHNIC_ELEMENTS = frozenset("""
 次仁 卓玛 格桑 梅朵 多吉 扎西 旺堆 达瓦 尼玛 央金 拉姆 德吉 平措 索朗 洛桑 强巴 旦增 顿珠 普布 白玛 巴桑 边巴 曲珍 措姆
 仁增 益西 丹增 旺姆 央宗 卓嘎 次旦 罗布 拉巴 米玛 贡布 才让 卓玛 吉 桑吉 更登 久美 曲扎 仓决 德庆 玉珍 琼达 次珍 仁青
 乌兰 图雅 其其格 斯琴 额尔敦 苏日娜 娜仁 高娃 敖登 格日勒 宝音 朝鲁 巴图 孟和 那日苏 阿拉坦 哈斯 乌力吉 萨仁 查干 巴特尔
 图门 吉日嘎拉 乌云 塔娜 萨日娜 其木格 阿古达木 额尔德尼 满都拉 达来 布和 德力格尔 特木尔 格根
+阿依 古丽 阿依古丽 买买提 麦麦提 艾力 阿力木 热依拉 古丽娜 努尔 阿不都 阿布都 热合曼 吐尔逊 依明 玉素甫 帕提古丽 迪丽娜
+热娜 阿依努尔 米热古丽 祖丽菲亚 再努尔 艾尔肯 库尔班 亚森 伊力哈木 买合木提 吾斯曼 肉孜 托合提 阿迪力 木拉提 努尔兰
+哈力克 巴哈尔 阿娜尔 苏比努尔 买尔旦 艾克拜尔 阿卜杜拉 阿里木 如克亚 排尔哈提 叶尔兰 别克 吐尔洪 热比亚 阿不力孜 塔依尔
 """.split())
-_ETHNIC_RX = re.compile("(?:" + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){2}")
+_ETHNIC_RX = re.compile("(?:" + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){1,2}")
 
 
 def _ethnic_names(t: str) -> list[Span]:
-    """A Tibetan or Mongolian name: two name elements in a row, on word edges (次仁卓玛, 乌兰图雅)."""
+    """A Tibetan, Mongolian or Uyghur name on word edges: two name elements in a row (次仁卓玛, 乌兰图雅),
+    or one element of three or more characters that no dictionary holds (其木格, 买买提, 热依拉)."""
     out = []
     for m in _ETHNIC_RX.finditer(t):
         s, e = m.span()
-        if len(m.group()) >= 4 and _nickname_right(t, e):
+        n = m.group()
+        if len(n) < 3 or not _nickname_right(t, e):
+            continue
+        if n in _ETHNIC_ELEMENTS and not _left_edge(t, s):
+            continue                                  # one element alone: only on a left edge too
+        if len(n) >= 4 or n in _ETHNIC_ELEMENTS:
             out.append(Span(s, e, "NAME", DETECTOR))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# person slots: positions in a sentence where only a person can stand, whatever the string there is
+# (于洋 and 高峰 are words, 热依拉 has no surname). Chinese marks them on the right with what is said
+# about a person — an age or a relation in brackets (于洋（72岁）, 储金花（父亲，72岁）), 的 + a kinship
+# word after 我是 (我是廖和平的爱人), a companion's 陪着/一起 (我跟孟石头一起), a recipient's 收, a phone
+# number, a title after a verb of seeing (见高山主任) — and on the left with a field label (收件人, 备注,
+# 代问：) or a department before a signature (心内科 齐心).
+
+# two-character words right before a person (with the kinship words of _KIN_LEFT and NAME_LEFT characters)
+_PERSON_BEFORE_2 = frozenset("""
+我是 我叫 我跟 我和 他是 她是 朋友 邻居 同事 同学 室友 家属 病人 患者 联系 找到 麻烦 告诉 通知 还有 以及 或者 老乡
+""".split())
+_AGE = r"(?:\d{1,3}|[一二三四五六七八九十几两]{1,3})(?:来|多)?\s*(?:周岁|岁)"
+_RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|母亲|爸爸|妈妈|儿子|女儿|孙子|孙女|外孙|外孙女|爷爷|奶奶|外公|外婆|"
+             r"姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|公公|婆婆|岳父|岳母|家属|患者|病人|收)")
+# what comes right after a person's name and after nothing else (the name ends where it starts)
+_PERSON_AFTER = re.compile(
+    r"\s*[（(]\s*(?:" + _RELATION + r"\s*[,，、]?\s*)?(?:" + _AGE + r"|" + _RELATION + r")\s*[,，、)）]"
+    r"|[,，]\s*" + _AGE + r"(?:[,，、]\s*(?:男|女)|[)）])"
+    r"|(?:的|滴)(?:老婆|老公|爱人|妻子|丈夫|女儿|儿子|外甥|外甥女|侄子|侄女|家属|孙子|孙女|媳妇|闺女|姐姐|妹妹|哥哥|弟弟)"
+    r"|家属(?![院楼区])|\s*[（(]?收[)）]?(?=[\s，,。！!～~]|$)"
+    r"|\s*(?:陪着|陪我|一起去|一起陪)"
+    r"|\s*[（(]?\s*(?:\+?86[-\s]?|[（(]\+?86[)）]\s?)?1[3-9]\d[\d\s-]{8,11}(?!\d)"
+    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)")
+# a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
+_PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
+                           r"家属|病人|我是)\s*[:：]?\s*$")
+_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂|联系|问问)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:副主任医师|主任医师|住院医师|主治医师|副主任|"
+                        r"副教授|主任|教授|医生|大夫|医师|老师|护士长|护士)")
+_DEPT_SIGNATURE = re.compile(r"科[ \t]+(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
+# characters no name holds in such a slot (particles, pronouns, measure and clinical words)
+_SLOT_STOP = frozenset("的了是在跟与及或就也都还又再才已很我你您他她它们这那哪谁啥个位些种科院室医病药岁号年月日天周次点"
+                       "吗呢吧啊呀说问看找请去来到从给被把对要想会能有没不好多少大家人烧痛咳疼痒肿吐泻晕酸胀麻式复")
+_NOT_PERSON = frozenset("""
+患者 病人 本人 家属 孩子 宝宝 小孩 老人 老公 老婆 爱人 医生 大夫 专家 主任 护士 朋友 同事 邻居 自己 大家 我们 他们 她们
+儿子 女儿 父亲 母亲 爸爸 妈妈 爷爷 奶奶 外公 外婆 姥姥 姥爷 家里 家人 亲戚 对象 老师 同学 领导 先生 女士 小姐 你们 别人 老乡
+""".split())
+_TRANSLIT_CHARS = frozenset("阿依古丽买麦提热拉娜迪努尔艾力木吐逊明玉素甫帕祖菲亚再肯库班森伊哈合吾斯曼肉孜托克巴其格特乌兰"
+                            "图雅琴额敦苏日仁高娃敖登勒宝音朝鲁那萨查干门达来布和德次卓玛桑梅朵多吉扎西旺堆瓦尼央金姆措平"
+                            "索朗洛强旦增顿珠普白边曲才让罗更久美仓决庆琼青根")
+
+
+def person_string(x: str, *, single: bool = False) -> bool:
+    """Whether ``x``, standing where only a person can, reads as a name: a surname and one or two
+    given-name characters (dictionary words too: 高峰, 和平), 小/老 + a surname, a transliterated
+    name (热依拉, 次仁), or with ``single`` a surname alone (见熊教授)."""
+    if not x or x in _NOT_PERSON or not all(_cjk(c) for c in x):
+        return False
+    if len(x) == 1:
+        return single and x in SURNAMES
+    if len(x) >= 2 and all(c in _TRANSLIT_CHARS for c in x) and (len(x) >= 3 or word_frequency(x) < 100):
+        return True
+    if len(x) == 2 and x[0] in "小老" and (x[1] in SURNAMES or x[1] in GIVEN_NAME_CHARS) and x[1] not in _SLOT_STOP:
+        return word_frequency(x) < 300
+    sl = 2 if x[:2] in COMPOUND_SURNAMES else 1 if x[0] in SURNAMES else 0
+    return bool(sl) and 1 <= len(x) - sl <= 2 and not any(c in _SLOT_STOP for c in x[sl:])
+
+
+def _left_edge(t: str, p: int) -> bool:
+    """Whether a name may start at ``p``: the text's start, a non-Chinese character, a character or
+    word that goes before people (和, 找, 我是, 朋友), a kinship word (我爸), or a label."""
+    if p == 0 or not _cjk(t[p - 1]) or t[p - 1] in NAME_LEFT:
+        return True
+    return t[max(0, p - 2):p] in _PERSON_BEFORE_2 or _KIN_LEFT.search(t, max(0, p - 3), p) is not None \
+        or _PERSON_LABEL.search(t, max(0, p - 6), p) is not None
+
+
+def _slot_names(t: str) -> list[Span]:
+    """Names in person slots (see above): the longest string of 2-4 characters before a right-hand
+    mark that starts on a left edge and reads as a name; a name after a verb of seeing and before a
+    title; the name closing a signature line after its department."""
+    out: list[Span] = []
+    for m in _PERSON_AFTER.finditer(t):
+        e = m.start()
+        for k in (4, 3, 2):
+            s = e - k
+            if s >= 0 and person_string(t[s:e]) and _left_edge(t, s):
+                out.append(Span(s, e, "NAME", DETECTOR))
+                break
+    for m in _SEE_TITLE.finditer(t):
+        if person_string(m.group("n"), single=True):
+            out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    for m in _DEPT_SIGNATURE.finditer(t):
+        if person_string(m.group("n")):
+            out.append(Span(*m.span("n"), "NAME", DETECTOR))
     return out
 
 
@@ -898,7 +996,7 @@ class StatisticalDetector:
             for s, e, score in _name_candidates(t, toks, gaz):
                 if score >= self.threshold and not any(a < e and s < b for a, b in taken):
                     names.append(Span(s, e, "NAME", DETECTOR))
-            names += _child_names(t) + _nicknames(t, toks) + _kin_names(t) + _ethnic_names(t)
+            names += _child_names(t) + _nicknames(t, toks) + _kin_names(t) + _ethnic_names(t) + _slot_names(t)
             names += [sp for sp in _signature(t, "NAME")]
         spans += names
         spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
