@@ -157,6 +157,14 @@ FOUND = [
     ("高峰 13912345678 麻烦回电", "高峰"),                              # before a phone number
     ("我是买买提，胃疼两天了", "买买提"),                               # one Uyghur or Mongolian element
     ("巴特尔这几天血压高", "巴特尔"),
+    # the parts of an address after the house number, and cities the tagger reads as other words
+    ("寄到合肥市蜀山区长江路88号金桂苑3-2-501，谢谢", "合肥市蜀山区长江路88号金桂苑3-2-501"),
+    ("住址：南京市鼓楼区中山路12号电信宿舍", "南京市鼓楼区中山路12号电信宿舍"),
+    ("家在翡翠半岛B座1203，离医院远", "翡翠半岛B座1203"),
+    ("住在幸福小区7-2-1002，方便寄药吗", "幸福小区7-2-1002"),
+    ("下个月从大连搬到外地", "大连"),                                 # 大连 tagged an adverb
+    ("户口在保定涿州市，能报销吗", "保定涿州市"),                     # a city before its county
+    ("女，60岁，遵义的，血压高", "遵义"),                             # where one is from
 ]
 
 # a label before a phone number is no name (联系方式 + the number)
@@ -196,7 +204,7 @@ KEPT = [
     # person slots hold no word that is not a person
     "医生推荐的药效果好吗", "找眼科医生看看就行", "我是高血压患者的家属", "孩子，3岁，男，发烧", "宝宝（2岁）发烧了",
     "我和爱人一起去的", "同学推荐我来的", "高烧，3岁，男，咳嗽", "找个专家医生", "血糖13.5 mmol/L，还要吃药吗",
-    "联系方式在主页上，谢谢", "你可以寻找康复医师的指导",
+    "联系方式在主页上，谢谢", "你可以寻找康复医师的指导", "想去大城市看看", "他总爱夸下海口",
 ]
 
 

@@ -318,16 +318,19 @@ _PLACE_AFTER_CUE = re.compile(r"(?:的)?(?:这边|那边|附近|一带|村医|�
 # a living-place verb earlier in the same clause (我们住城西那边的金色家园)
 _CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
-_ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编")
+_ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
-_BUILDING_PART = r"(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座|单元|层|楼|室|号|户)"
+# building, unit and room written with dashes (6-1-901: building 6, unit 1, room 901), as addresses are
+# written on forms and parcels
+_UNIT_TRIPLE = r"\d{1,3}-\d{1,2}-\d{3,4}(?!\d)"
+_BUILDING_PART = r"(?:" + _UNIT_TRIPLE + r"|(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座|单元|层|楼|室|号|户))"
 _HOUSE_NUMBER = re.compile(r"\s*(?:[东西南北中]段|" + _ZH_NUM + r"段)?\s*(?:\d+(?:-\d+)?|" + _ZH_NUM
                            + r"+)\s*(?:号院|号楼|号|弄)(?:\s*" + _BUILDING_PART + r")*(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _BUILDING_AFTER = re.compile(r"(?:\s*" + _BUILDING_PART + r")+(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _VILLAGE_GROUP = re.compile(r"\s*(?:\d+|" + _ZH_NUM + r"+)\s*(?:组|队|号)")
 _BUILDING = re.compile(r"(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
                        + r"+)\s*单元(?:\s*\d+\s*(?:室|号|户)?)?|(?:\d+|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢)\s*\d{3,4}\s*室?"
-                       r"|(?<!\d)\d{3,4}\s*室)")
+                       r"|(?<!\d)\d{3,4}\s*室|(?<![\dA-Za-z])[A-Za-z\d]{1,2}\s*座\s*\d{3,4}(?!\d)|(?<![\d-])" + _UNIT_TRIPLE + ")")
 _COMPOUND_TAIL = tuple("园苑府城庭湾居阁轩邸里墅寓")
 _GENERIC_PLACE = frozenset({"我们", "你们", "他们", "咱们", "这个", "那个", "我家", "附近", "当地", "本", "整个", "同一",
                             "老", "新", "一个", "农村", "城市", "城中", "居住", "所在", "所属", "在线", "网络", "病友",
@@ -653,6 +656,25 @@ def _compound_name(t: str, s: int) -> int:
     return k if s - k >= 2 and _proper(t[k:s]) else s
 
 
+# how the name of a residential compound ends (锦绣华庭, 碧桂园, 纺织厂家属院, 保利香槟国际, 电力宿舍, 森林半岛)
+_COMPOUND_END = re.compile(r"(?:小区|花园|家园|公寓|大厦|宿舍|家属院|家属楼|大院|新村|新城|国际|花都|半岛|广场|中心|公馆|山庄|"
+                           r"世家|华府|嘉园|名都|雅居|华庭|天地|[园苑府城庭湾居阁轩邸墅寓坊郡])")
+
+
+def _compound_after_number(t: str, p: int) -> int:
+    """End of a compound named right after a house number (…554号锦绣华庭16-2-603): 2 to 8 Chinese
+    characters up to the last compound ending before a stop word or punctuation, with any building
+    parts after it; ``p`` when there is none."""
+    j = p
+    while j < min(len(t), p + 8) and _cjk(t[j]) and t[j] not in _HARD_STOP and t[j] not in "吗呢吧啊":
+        j += 1
+    end = max((m.end() for m in _COMPOUND_END.finditer(t, p, j) if m.end() - p >= 2), default=p)
+    if end == p:
+        return p
+    b = _BUILDING_AFTER.match(t, end)
+    return b.end() if b else end
+
+
 _ROAD_COMPOUND = re.compile(r"[\u4e00-\u9fff]{2,8}?(?=(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座))")
 
 
@@ -668,6 +690,8 @@ def _extend_unit(t: str, u: _Unit) -> int:
             b = _BUILDING_AFTER.match(t, c.end())
             if b and re.search(r"栋|幢|座|号楼", b.group()):
                 u.end, u.strong = b.end(), True
+        if m and u.end == m.end() and t[u.end - 1] == "号":
+            u.end = _compound_after_number(t, u.end)  # 人民路554号 + 锦绣华庭16-2-603, 解放路814号 + 纺织厂家属院
     elif u.level == _COMP:
         m = _BUILDING_AFTER.match(t, u.end)
         if m and m.end() > u.end and re.search(r"栋|幢|单元|室|号楼|座|户", m.group()):

@@ -608,6 +608,9 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
             continue
         if len(w) >= 2 and (w in gaz.city_short or w in gaz.district_short) and _PRODUCT_AFTER.match(t, tok.end):
             continue
+        if len(w) >= 2 and w in gaz.city_short and policy.city and _city_in_context(t, toks, k, gaz):
+            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 从大连搬到, 保定 + 涿州市
+            continue
         if len(w) >= 3 and w[-1] == "人" and (w[:-1] in gaz.city_short and policy.city
                                                or w[:-1] in gaz.district_short or gaz.full_level(w[:-1])):
             out.append((Span(tok.start, tok.end - 1, "ADDRESS", DETECTOR), True))     # 杭州人: where one is from
@@ -634,13 +637,34 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         e = m.end() - 1
         for length in (3, 2):
             if e - length >= 0 and t[e - length:e] in gaz.district_short and m.group() in "县区市":
-                out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
+                if word_frequency(t[e - 1:e + 1]) < 1000:     # not 大 + 城市: the suffix makes a word with 城
+                    out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
                 break
     _neighbourhoods(t, toks, gaz, out)
     if policy.city:
         _cued_short_places(t, out)
     _compounds_lived_in(t, out)
     return out
+
+
+# a city's short form the tagger reads as another word (大连 an adverb, 保定 a verb): still the city after a
+# word that takes a place (在/从/去/到…), before one of its counties (合肥 + 蜀山区), or as where one is from
+# (，遵义的，); never the few that are everyday words first (日照 sunshine, 来宾 guests)
+_PLACE_PREP = frozenset("在 从 去 到 回 来 住 是 来自 住在 老家 搬到 搬去 回到 家在".split())
+_CITY_WORDS = frozenset("日照 来宾 白杨 新星 仙桃".split())
+
+
+def _city_in_context(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> bool:
+    if toks[k].word in _CITY_WORDS:
+        return False
+    nxt = toks[k + 1].word if k + 1 < len(toks) else ""
+    if nxt and gaz.full_level(nxt) == "district":
+        return True
+    prev = toks[k - 1].word if k else ""
+    if prev in _PLACE_PREP:
+        return True
+    after = toks[k + 2].word if k + 2 < len(toks) else ""
+    return (not prev or not _cjk(prev[-1])) and nxt == "的" and (not after or not _cjk(after[0]))
 
 
 # a place named right after words that can only take a place (老家是疏勒的, 在金华打工, 人在金华，, 金华哪家医院)
