@@ -47,6 +47,21 @@ def test_forms_of_an_identifier() -> None:
     assert terms["A12345678"] == "ORDER_ID"
 
 
+def test_a_hospital_is_known_by_its_proper_part_and_a_partial_find_is_completed() -> None:
+    texts = ["上个月在湘雅医院住院，后来转到红河州第二人民医院", "湘雅的医生说要复查", "红河州那边也能查",
+             "住院号A12345678", "上次给的是A12345678吗"]
+    spans = [[at(texts[0], "湘雅医院", "HOSPITAL"), at(texts[0], "红河州第二人民医院", "HOSPITAL")], [], [],
+             [at(texts[3], "A12345678", "MRN")], [Span(5, 8, "MRN")]]          # a detector caught a piece only
+    out = propagate(texts, spans)
+    assert [(texts[1][s.start:s.end], s.category) for s in out[1]] == [("湘雅", "HOSPITAL")]
+    assert [(texts[2][s.start:s.end], s.category) for s in out[2]] == [("红河州", "HOSPITAL")]
+    assert [(s.start, s.end) for s in out[4]] == [(5, 14)]
+    terms = consultation_terms(["福州市妇幼保健院和疏附县人民医院"], [[Span(0, 8, "HOSPITAL"), Span(9, 16, "HOSPITAL")]])
+    assert "福州市" not in terms and "疏附县" not in terms          # a city or county alone: the policy's call
+    kinds = consultation_terms(["眼科医院和东方医院"], [[Span(0, 4, "HOSPITAL"), Span(5, 9, "HOSPITAL")]])
+    assert "眼科" not in kinds and "东方" not in kinds             # a kind of hospital; an everyday word
+
+
 def test_everyday_words_cities_and_dates_are_not_spread() -> None:
     texts = ["我爸李平安住在浙江省杭州市西湖区，3月5日住院", "祝您平安，杭州天冷，3月5日那天的报告也发一下"]
     spans = [[at(texts[0], "李平安", "NAME"), at(texts[0], "浙江省杭州市西湖区", "ADDRESS"), at(texts[0], "3月5日", "DATE")],

@@ -32,14 +32,15 @@ DETECTOR = "consult"
 SPREAD = ("NAME", "ADDRESS", "HOSPITAL", "PHONE", "ID", "EMAIL", "URL", "MRN", "ORDER_ID")
 """Categories spread through a consultation. Dates are not: a bare date shape recurs as a lab value."""
 
-MIN_LENGTH = {"NAME": 2, "ADDRESS": 3, "HOSPITAL": 3}
+MIN_LENGTH = {"NAME": 2, "ADDRESS": 3, "HOSPITAL": 2}
 """Shortest term spread per category; the number-like categories need 5 characters (a 4-digit run
 recurs by chance as a lab value or a year)."""
 MIN_NUMBER_LENGTH = 5
 
-GIVEN_NAME_MAX_FREQUENCY = 1000
-"""A full name's given name is spread unless it is an everyday word this common in the segmenter's
-dictionary (李平安 → 平安, 王建国 → 建国 stay: 平安 and 建国 are written far more often as words)."""
+WORD_MAX_FREQUENCY = 1000
+"""A derived two-character form (a full name's given name, a hospital's proper part) is spread unless
+it is an everyday word this common in the segmenter's dictionary (李平安 → 平安, 王建国 → 建国, 和平医院 →
+和平 stay: they are written far more often as words)."""
 
 _UNIT = re.compile(r"[^\s,，;；、:：]+?(?:自治区|特别行政区|自治州|地区|省|市|盟|街道|社区|小区|花园|公寓|大厦|大道|胡同|"
                    r"区|县|旗|镇|乡|村|屯|路|街|巷|弄|苑)")
@@ -48,13 +49,20 @@ _ABOVE_CITY = ("自治区", "特别行政区", "自治州", "地区", "省", "�
 """Units the pass does not spread on their own: a province is not identifying, and whether a city is
 is the policy's call (``deid.text.policy.city``), made by the detectors."""
 
+_ADMIN = ("区", "县", "旗", "镇", "乡")
+_HOSPITAL_SUFFIX = re.compile(r"(?:第?[一二三四五六七八九十\d]+)?(?:中心|人民|中西医结合|中)?"
+                              r"(?:医院|卫生院|卫生室|妇幼保健院|保健院|诊所)$")
+"""What ends a hospital's name after its proper part (the part before it is spread)."""
+_GENERIC_HEAD = re.compile(r"科|儿童|妇女|妇产|妇幼|肿瘤|口腔|骨伤|传染|精神|康复|中医|西医|人民|中心|胸|眼|耳鼻喉|皮肤|结核|"
+                           r"职业|老年|整形|美容|疗养|保健|急救|社区|附属|大学|学院|总|第|军|武警|部队")
+"""A part that names a kind of hospital, not one hospital (眼科医院, 儿童医院, 附属医院): never spread."""
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _WORD_CHAR = re.compile(r"[A-Za-z0-9]")
 
 
 def _given_name(name: str) -> str | None:
     """The two-character given name of a full Han name (李德华 → 德华, 欧阳子轩 → 子轩), when it is
-    not an everyday word (see :data:`GIVEN_NAME_MAX_FREQUENCY`)."""
+    not an everyday word (see :data:`WORD_MAX_FREQUENCY`)."""
     from medrealmm.deid.text_statistical import word_frequency
 
     if not _CJK.fullmatch(name):
@@ -65,9 +73,25 @@ def _given_name(name: str) -> str | None:
         given = name[1:]
     else:
         return None
-    if given in COMMON_WORDS or word_frequency(given) >= GIVEN_NAME_MAX_FREQUENCY:
+    if given in COMMON_WORDS or word_frequency(given) >= WORD_MAX_FREQUENCY:
         return None
     return given
+
+
+def _hospital_head(name: str) -> str | None:
+    """The proper part of a hospital's name, the form people use for it (湘雅医院 → 湘雅, 瑞金医院 → 瑞金,
+    梅冲庄卫生室 → 梅冲庄), unless it is an administrative unit (the detectors and the policy decide
+    on 福州市 and 疏附县) or too short to be a name."""
+    m = _HOSPITAL_SUFFIX.search(name)
+    if m is None:
+        return None
+    from medrealmm.deid.text_statistical import word_frequency
+
+    head = name[:m.start()]
+    if (len(head) < 2 or not _CJK.fullmatch(head) or head.endswith(_ABOVE_CITY + _ADMIN) or _GENERIC_HEAD.search(head)
+            or head[0] in "省市县区镇乡" or (len(head) == 2 and word_frequency(head) >= WORD_MAX_FREQUENCY)):
+        return None
+    return head
 
 
 def _forms(term: str, category: str) -> list[str]:
@@ -81,6 +105,10 @@ def _forms(term: str, category: str) -> list[str]:
     elif category == "ADDRESS":
         forms += [u for m in _UNIT.finditer(term) if len(u := m.group()) >= MIN_LENGTH["ADDRESS"]
                   and not u.endswith(_ABOVE_CITY)]
+    elif category == "HOSPITAL":
+        head = _hospital_head(term)
+        if head:
+            forms.append(head)
     return forms
 
 
@@ -114,7 +142,8 @@ def _pattern(terms: dict[str, str]) -> re.Pattern[str]:
 
 def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> list[list[Span]]:
     """The spans of one consultation's texts, plus a span (detector ``consult``) wherever a form of
-    an identifier found in any of them recurs outside the spans already there."""
+    an identifier found in any of them recurs and is not already covered (one that overlaps a span
+    found there merges with it: a detector that caught part of a name is completed)."""
     terms = consultation_terms(texts, spans)
     if not terms:
         return [list(s) for s in spans]
@@ -123,7 +152,7 @@ def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> list[lis
     added = 0
     for text, found in zip(texts, spans, strict=True):
         extra = [Span(m.start(), m.end(), terms[m.group()], DETECTOR) for m in pattern.finditer(normalize(text))
-                 if not any(s.start < m.end() and m.start() < s.end for s in found)]
+                 if not any(s.start <= m.start() and m.end() <= s.end for s in found)]   # a partial span grows
         added += len(extra)
         out.append(merge_spans([*found, *extra]) if extra else list(found))
     if added:
