@@ -343,6 +343,40 @@ def cluener_report(detect: Detector, name: str, data, repeat: int) -> dict[str, 
     return {"score": score, "leak": leak_share(corpus, score), "flagged": float("nan"), "rate": rate}
 
 
+def baselines(main_set: Sequence[LabelledSentence], corpus: Sequence[LabelledSentence],
+              detectors: dict[str, Detector], rules: RuleDetector, repeat: int) -> None:
+    """Our corpus under a naive regex per category and jionlp, beside the rules; our hard and held-out
+    template sentences apart."""
+    texts = [s.text for s in main_set]
+    preds, rate = timed(rules.detect, texts, repeat)
+    score = score_corpus(main_set, preds)
+    naive_preds, naive_rate = timed(naive_detect, texts, repeat)
+    naive = table(f"baseline on ours, one naive regex per category: {naive_rate:,.0f} sentences/s", main_set,
+                  naive_preds)
+    print(f"  ratio rules/naive: throughput {rate / naive_rate:.2f}x, F1 {score.overall().f1 / naive.overall().f1:.2f}x,"
+          f" recall {score.overall().recall / naive.overall().recall:.2f}x, "
+          f"precision {score.overall().precision / naive.overall().precision:.2f}x")
+
+    jio = jionlp_detector()
+    if jio is None:
+        print("\nbaseline jionlp: skipped (jionlp is not installed; pip install --no-deps jionlp jiojio to compare)")
+    else:
+        jio_preds, jio_rate = timed(jio, texts, 1)
+        table(f"baseline jionlp extractors (ID, phone, e-mail, URL, WeChat, time points): {jio_rate:,.0f} sentences/s",
+              main_set, jio_preds)
+        print(f"  ratio rules/jionlp: throughput {rate / jio_rate:.2f}x")
+
+    for kind in ("hard", "heldout"):
+        subset = [s for s in corpus if s.kind == kind]
+        if subset:
+            for dname, detect in detectors.items():
+                sub = score_corpus(subset, detect([s.text for s in subset]))
+                print(f"\n{dname} on our {kind} sentences ({len(subset)}): "
+                      + ", ".join(f"{c} recall {100 * v.recall:.1f}% ({v.gold})" for c, v in sub.categories.items()
+                                  if v.gold)
+                      + f"; precision {fmt(sub.overall().precision).strip()}%; kept {100 * sub.keep_rate():.1f}%")
+
+
 def consultation_detector(detect: Detector, consultations: Sequence[int] | None) -> dict[str, Detector]:
     """``rules+stat+consult``: the stage's default with its consultation pass (``deid.text.consistency``),
     for a corpus that says which consultation each message belongs to; nothing for one that does not."""
@@ -444,7 +478,7 @@ def main() -> None:
     results: dict[str, dict[str, object]] = {}
     scores = {}
     for cname, cset in (("ours", main_set), *held.items()):
-        if cset is None:
+        if not cset:
             continue
         for dname, detect in {**detectors, **consultation_detector(default.detect, consultations.get(cname))}.items():
             preds, rate = timed(detect, [s.text for s in cset], args.repeat)
@@ -477,34 +511,10 @@ def main() -> None:
             cset, score, rate = scores[(cname, stage)]
             passed &= corpus_targets(cname, cset, score, rate)
 
-    texts = [s.text for s in main_set]
-    preds, rate = timed(rules.detect, texts, args.repeat)
-    score = score_corpus(main_set, preds)
-    naive_preds, naive_rate = timed(naive_detect, texts, args.repeat)
-    naive = table(f"baseline on ours, one naive regex per category: {naive_rate:,.0f} sentences/s", main_set,
-                  naive_preds)
-    print(f"  ratio rules/naive: throughput {rate / naive_rate:.2f}x, F1 {score.overall().f1 / naive.overall().f1:.2f}x,"
-          f" recall {score.overall().recall / naive.overall().recall:.2f}x, "
-          f"precision {score.overall().precision / naive.overall().precision:.2f}x")
-
-    jio = jionlp_detector()
-    if jio is None:
-        print("\nbaseline jionlp: skipped (jionlp is not installed; pip install --no-deps jionlp jiojio to compare)")
+    if main_set:
+        baselines(main_set, corpus, detectors, rules, args.repeat)
     else:
-        jio_preds, jio_rate = timed(jio, texts, 1)
-        table(f"baseline jionlp extractors (ID, phone, e-mail, URL, WeChat, time points): {jio_rate:,.0f} sentences/s",
-              main_set, jio_preds)
-        print(f"  ratio rules/jionlp: throughput {rate / jio_rate:.2f}x")
-
-    for kind in ("hard", "heldout"):
-        subset = [s for s in corpus if s.kind == kind]
-        if subset:
-            for dname, detect in detectors.items():
-                sub = score_corpus(subset, detect([s.text for s in subset]))
-                print(f"\n{dname} on our {kind} sentences ({len(subset)}): "
-                      + ", ".join(f"{c} recall {100 * v.recall:.1f}% ({v.gold})" for c, v in sub.categories.items()
-                                  if v.gold)
-                      + f"; precision {fmt(sub.overall().precision).strip()}%; kept {100 * sub.keep_rate():.1f}%")
+        print("\nbaselines on ours: skipped (--identifier 0 --clinical 0)")
 
     built = agent_detector(args)
     if built is None:
@@ -525,7 +535,7 @@ def main() -> None:
 
     real_data(default.detect, args.samples, args.repeat, args.dialogues)
     print(f"\n{'ALL TARGETS PASS' if passed else 'SOME TARGETS FAIL'} (rules + statistical layer: "
-          f"{', '.join(n for n in (*HELD_OUT, *DEV) if held.get(n))} and ours)")
+          f"{', '.join([n for n in (*HELD_OUT, *DEV) if held.get(n)] + (['ours'] if main_set else []))})")
 
 
 if __name__ == "__main__":
