@@ -126,6 +126,18 @@ POSITIVES = [
     ("联系人：刘强，电话13900001111", "刘强", "NAME"),
     ("王芳您好，根据您的报告", "王芳", "NAME"),
     ("我是小王", "小王", "NAME"),
+    # how numbers and dates are written on forms and in chat (sentences written for this test)
+    ("回电请打1391 234 5678，谢谢", "1391 234 5678", "PHONE"),               # a mobile grouped 4-3-4
+    ("挂号单号QWERTZ，明早来", "QWERTZ", "MRN"),                             # a code of capitals after its cue
+    ("样本编号：20240105K3321", "20240105K3321", "MRN"),
+    ("报告号RPT-2023-118204，请查收", "RPT-2023-118204", "MRN"),
+    ("在省医院建的档，建档号1234 5678 9012 3456", "1234 5678 9012 3456", "MRN"),
+    ("当兵时的证件是空字第1234567号", "空字第1234567号", "ID"),              # a certificate's own form
+    ("帮你挂了2024-03-158:30的号", "2024-03-15", "DATE"),                     # a clock time right after
+    ("预约了7/21的复查", "7/21", "DATE"),
+    ("复查时间是2.14号，要空腹吗", "2.14号", "DATE"),                          # 号 with the date
+    ("资料在 https://pan.example.com/s/1AbWxK9 里", "https://pan.example.com/s/1AbWxK9", "URL"),
+    ("QQ 88123456 VX Lily_2020 都行", "Lily_2020", "URL"),                   # a handle after a number
 ]
 
 
@@ -180,6 +192,7 @@ NEGATIVES = [
     "3月份", "2020年做的手术", "1月龄", "孕12周", "价格在2000-10000元", "1:5000高锰酸钾", "3/4片", "HPV16/18",
     "维生素D 20ng/ml", "q.d.", "13.5", "床号12", "血糖6.8开始吃药", "吃1/2片", "体温37.5开始退了", "1/3的患者",
     "国药准字H20030123", "5月12天", "制动5-7日", "12号床", "维生素B12 500ug", "CA125 35U/mL",
+    "订单状态显示ABC", "条码扫不出来", "报告号码在哪看",
 ]
 
 

@@ -137,7 +137,7 @@ _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|�
            r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号|处方编号|处方号|"
            r"住院编号|门诊编号|就诊编号|医保编号|诊疗号|预约号|样本号|放射号|超声号|患者号|病人号|会员卡号|会员号|卡号|"
            r"报告编号|病案编号|病历编码|就诊序号|复诊号|门急诊号|急诊号|检查单号|化验单号|检验单号|病人号码|患者号码|医保个人编号|"
-           r"个人编号|(?<![A-Za-z])(?:MRN|PID|HIS号?)(?![A-Za-z])|"
+           r"个人编号|样本编号|标本编号|报告号|建档号|建档编号|条码|(?<![A-Za-z])(?:MRN|PID|HIS号?)(?![A-Za-z])|"
            r"(?<![A-Za-z])ID(?=\s*[:：#])")
 _ORDER_KW = (r"订单号|订单编号|订单|预约码|取号码|取件码|核销码|验证码|兑换码|取药码|提货码|券码|问诊编号|咨询编号|服务编号|"
              r"申请编号|单据编号|业务编号|缴费编号|挂号编号|问诊号|咨询号|发票号码|发票号|发票代码|流水号|交易号|交易单号|交易编号|支付单号|商户单号|"
@@ -152,11 +152,13 @@ _ANCHORED = re.compile(
 _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHONE", "account": "URL",
                     "post": "ADDRESS"}
 
-_MILITARY_ID = re.compile(r"(?:军官证|士兵证|文职干部证|警官证|武警证)(?:号码?|号)?[:：\s是为]*(?P<v>[\u4e00-\u9fff]{1,2}字第?\s*\d{5,10}\s*号?)")
+_MILITARY_ID = re.compile(r"(?:军官证|士兵证|文职干部证|警官证|武警证)(?:号码?|号)?[:：\s是为]*(?P<v>[\u4e00-\u9fff]{1,2}字第?\s*\d{5,10}\s*号?)"
+                          r"|(?P<w>[\u4e00-\u9fff]字第\s*\d{5,10}\s*号)")     # 海字第0204862号: the certificate's own form
 _HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID|昵称)?\s*(?:是|:|：)?\s*(?P<h>@[\w\u4e00-\u9fff.\-]{2,24})")
 _EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
-                     + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB)
+                     + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB
+                     + r"|" + _NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d{2}[ -]\d{3}[ -]\d{4}" + _NB)   # 1391 234 5678
 # a mobile number half hidden (138****5678): still the person's, and the rest of it may be elsewhere
 _MASKED_MOBILE = re.compile(_NA + r"1[3-9]\d[*＊xX]{4}\d{4}" + _NB)
 # a number written in Chinese digits after a record, order or phone cue (住院号是二零二三零零一二)
@@ -191,6 +193,7 @@ _BARE_DOMAIN = re.compile(r"(?<![A-Za-z0-9@.\-_/])(?:[A-Za-z0-9](?:[A-Za-z0-9\-]
 _DATE_WORDS_AFTER_YM = (r"做的|查出|查的|生的|生了|确诊|诊断|发现|开始|手术|住院|出院|入院|复查|体检|检查|怀孕|怀上|"
                         r"装的|放的|拔的|做了|查了|打的|[，,。]")
 _D = r"(?:0?[1-9]|[12]\d|3[01])"
+_CLOCK = r"(?:[01]?\d|2[0-3])[:：][0-5]\d"      # a time of day written right after a date (2025-3-238:00)
 _M = r"(?:0?[1-9]|1[0-2])"
 _ZH_MONTH = r"(?:十[一二]|[一二三四五六七八九十]|正|腊|冬)"
 _ZH_DAY = r"(?:(?:三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|初[一二三四五六七八九十]|廿[一二三四五六七八九]?)"
@@ -198,7 +201,7 @@ _DATES = re.compile("|".join((
     r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))" + r")?",  # 2023年5月(12日)
     r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))",   # 23年5月12(日)
     r"(?<![\d.])\d{2}\s*年\s*" + _M + r"\s*月(?![份龄\d])(?=\s*(?:" + _DATE_WORDS_AFTER_YM + r"))",  # 23年10月做的支架
-    r"(?<![\d.\-/])(?:19|20)\d{2}(?P<s1>[-/.])" + _M + r"(?P=s1)" + _D + r"(?!\d)",               # 2023-05-12
+    r"(?<![\d.\-/])(?:19|20)\d{2}(?P<s1>[-/.])" + _M + r"(?P=s1)" + _D + r"(?:(?!\d)|(?=" + _CLOCK + r"))",  # 2023-05-12(8:30)
     r"(?<![\d.\-/])(?:19|20)\d{2}(?:[-/]" + _M + r"|\.(?:0[1-9]|1[0-2]))(?![\d.\-/%])"
     r"(?!\s*(?:元|块|次|个|例|人|万|mg|ml|g|kg|cm|mm|%))",                                # 2023-05, 2023.05
     r"(?<!\d)" + _M + r"\s*月\s*" + _D + r"\s*[日号]",                                   # 5月12日
@@ -219,7 +222,7 @@ _DATE_EN = re.compile(r"(?<![A-Za-z])(?:" + _MONTHS_EN + r"\s+" + _D + r"(?:st|n
 _DATE_ANCHORED = re.compile(
     r"(?:出生日期|出生年月日|出生年月|生日|出生于|生于|日期|时间)" + _SEP
     + r"(?:(?P<compact>(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?!\d)"
-    r"|(?<=[期日年月于:：\s])(?P<md>" + _M + r"[./-]" + _D + r")(?![\d./-]))")
+    r"|(?<=[期日年月于:：\s])(?P<md>" + _M + r"[./-]" + _D + r"(?:号|日)?)(?![\d./-]))")
 
 # A bare M.D or M/D is a date only where the words around it make one: 号/日 after it (12.10号), or a
 # date word after it (11/9那天, 5.12复查) with nothing before it that makes it a value (血糖6.8开始 stays).
@@ -231,8 +234,8 @@ _DATE_CONTEXT = re.compile(
 # unless a unit or more digits follow (复查6.5mmol/L stays a value)
 _DATE_CUED_MD = re.compile(
     r"(?:(?:复查|复诊|手术|入院|出院|住院|预约|就诊|挂号|体检|生日|出生)(?:时间|日期|的时间|的日子|那天)?(?:是|在|于|定在|就在)"
-    r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在|(?:预约|复查|复诊|手术|入院|出院)(?=\s*\d{1,2}/))\s*"
-    r"(?P<md>" + _M + r"/" + _D + r"|(?:1[0-2]|0[1-9])\." + _D + r"|" + _M + r"\.(?:[12]\d|3[01]))"
+    r"|约在|定在|排在|改到|改在|推到|推迟到|提前到|安排在|(?:预约|复查|复诊|手术|入院|出院|约|挂)了?(?=\s*\d{1,2}[/.]\d))\s*"
+    r"(?P<md>(?:" + _M + r"/" + _D + r"|(?:1[0-2]|0[1-9])\." + _D + r"|" + _M + r"\.(?:[12]\d|3[01]))(?:号|日)?)"
     r"(?![\d./%A-Za-z])(?!\s*(?:mmol|mg|g|ml|个|次|倍|cm|mm|度|分|斤|公斤|kg|克|毫|万|元|块|天|小时|周|年|岁|的人|的患者))")
 _DATE_WORDS_AFTER = (r"那天|当天|这天|早上|上午|中午|下午|晚上|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|"
                      r"检查|抽血|做的|去的|来的|产检|打针|输液|治疗|期间")
@@ -413,7 +416,12 @@ def _anchored_matches(t: str):
     pos = 0
     while (m := _ANCHORED.search(t, pos)) is not None:
         yield m
-        pos = max(m.start("val"), m.start() + 1) if not _anchored_value_ok(m) else m.end()
+        if not _anchored_value_ok(m):
+            pos = max(m.start("val"), m.start() + 1)
+        elif m.group("account") and " " in m.group("val"):     # 扣扣2475150505 VX Xiaomei_0615: a handle has no space
+            pos = m.start("val") + m.group("val").index(" ")
+        else:
+            pos = m.end()
 
 
 def _anchored_value_ok(m: re.Match) -> bool:
@@ -427,6 +435,8 @@ def _anchored(t: str, out: list[_Found]) -> None:
         cat = _ANCHOR_CATEGORY[kind]
         s, e = m.span("val")
         val = m.group("val").rstrip(" -_/(")
+        if cat == "URL":
+            val = val.split(" ")[0]
         e = s + len(val)
         digits = sum(c.isdigit() for c in val)
         if cat == "URL":
@@ -443,8 +453,8 @@ def _anchored(t: str, out: list[_Found]) -> None:
         elif cat == "ID":
             if digits < 6 or len(val) < 6:
                 continue
-        elif digits < 3 or len(val) < 4:
-            continue
+        elif (digits < 3 or len(val) < 4) and not (len(val) >= 5 and val.isalnum() and val.isupper()):
+            continue                                  # RGGZQN, JRVYVA4J after 挂号单号: a code of capitals
         out.append(_Found(s, e, cat))
 
 
@@ -482,9 +492,9 @@ def _web(t: str, out: list[_Found]) -> None:
             while e > s and t[e - 1] in ".,;:!?'":
                 e -= 1
             inside = [f for f in out if f.start < e and s < f.end]
-            if inside and all(f.category in ("PHONE", "ID", "ORDER_ID", "MRN") and s <= f.start and f.end <= e
+            if inside and all(f.category in ("PHONE", "ID", "ORDER_ID", "MRN", "URL") and s <= f.start and f.end <= e
                               for f in inside):
-                for f in inside:       # a 400/800 number inside a URL is part of the URL, not the URL's end
+                for f in inside:       # a 400/800 number or a handle (…/1DWx…) inside a URL is part of the URL
                     out.remove(f)
                 inside = []
             if e > s and not inside:
@@ -967,7 +977,8 @@ class RuleDetector:
                 if not _overlaps(out, *m.span("v")):
                     out.append(_Found(*m.span("v"), cat))
         if "字" in t:                           # 军官证 军字第7869550号
-            out.extend(_Found(*m.span("v"), "ID") for m in _MILITARY_ID.finditer(t) if not _overlaps(out, *m.span("v")))
+            out.extend(_Found(*m.span(g), "ID") for m in _MILITARY_ID.finditer(t)
+                       for g in ("v", "w") if m.group(g) and not _overlaps(out, *m.span(g)))
         if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
             out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
         if "DATE" in want and (has_digit or "月" in t or "大年初" in t):
