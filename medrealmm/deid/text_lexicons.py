@@ -18,7 +18,7 @@ _SINGLE = (
     "楼盘满闻位厉伊仝区郜海阚花权强帅屠豆朴盖练廉禹井祖漆巴丰支卿国狄平计索宣晋相初门云容敬来扈晁芮"
     "都普阙浦戈伏鹿薄邸雍辜羊阿乌母裘亓修邰赫杭况那宿鲜印逯隆茹诸战慕危玉银亢嵇公哈湛宾戎勾茅利呼居"
     "揭干但尉冶斯元束檀衣信展阴昝智幸奉植衡富尧闭由郗庹訾蹇沃税代伦蓬庚琚邴乜佴隗骞荀羿鄂逄桓仉督夹"
-    "祭绪双年归爱蔚谯笪凤酆郦雒经喜操越丘邝鄞黑蓟才贲芈禄臧钮龙殳赖洪蒯毋矫"
+    "祭绪双年归爱蔚谯笪凤酆郦雒经喜操越丘邝鄞黑蓟才贲芈禄臧钮龙殳赖洪蒯毋矫厍糜郇"
 )
 _COMPOUND = (
     "欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "司徒", "夏侯",
@@ -133,6 +133,15 @@ GIVEN_NAME_CHARS: frozenset[str] = frozenset(
     "缘美翊翡耀聪育胤舟航艺芊芷苗若茵荟莘莎菁萧葳蔚蓝蕴薛蘅虹诗诚谊豫贝贤赫超越跃轩辛达迪远逸道邦郁铠锦镕"
     "闯闻阔雅雍雷霆震霞韦韩顺颜飒馨骞高魁鹏麟黎鼎龄卫芹桃杏莉萍莲菊梅兰竹松柳樱娇媚嫣姝婷娉妮姗娟婕嫦"
     "二三小大少孟仲季伯叔幼长永福禄寿喜庆吉祥瑞宝贵富荣华昌盛兴旺发达欣坤")
+
+# Whole two-character given names of their era or of country naming (建国, 红旗, 向东, 跃进 in the
+# 1950s-70s; 来福, 有才, 满仓, 石头, 铁柱 as rural names of good luck; 招娣, 来弟 asking for a son): common as
+# names, yet their characters (来, 有, 石, 旗) read as words, so a surname before one of them is a name.
+FOLK_GIVEN_NAMES: frozenset[str] = frozenset("""
+建国 建军 建华 建平 建民 建设 国庆 国强 国华 国栋 红旗 红军 红兵 跃进 向东 卫东 卫国 卫红 卫兵 爱国 爱民 爱华 爱军
+援朝 抗美 胜利 解放 和平 振华 振国 志强 志国 来福 有才 有福 有财 有田 满仓 石头 铁柱 铁蛋 狗蛋 二狗 富贵 金花 银花
+春花 秋菊 桂兰 桂芝 桂英 翠花 招娣 来弟 盼弟 天佑 天赐 长江 长青 长生 春生 秋生 冬生 水生 根生 得胜 新华 文革 学军
+""".split())
 
 # Words after which a name often follows (我和郭桂芝, 收到，郑洋, 陪刘平去): the left edge of a candidate.
 NAME_LEFT: frozenset[str] = frozenset("和跟与同给找叫让带陪替帮请问是被把对向及或、")

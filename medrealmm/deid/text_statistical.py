@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 from medrealmm.deid.spans import CATEGORIES, Span, detect_each, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
 from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS, COMMON_SURNAMES, COMMON_WORDS,
-                                          COMPOUND_SURNAMES, DRUG_BRANDS, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
+                                          COMPOUND_SURNAMES, DRUG_BRANDS, FOLK_GIVEN_NAMES, GIVEN_NAME_CHARS, HOSPITAL_ABBREVIATIONS, MID_SURNAMES,
                                           NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
@@ -190,7 +190,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
     sl = 2 if cand[:2] in COMPOUND_SURNAMES else 1
     given = cand[sl:]
     soft = len(given) == 2 and given[0] in _SOFT_NOT_GIVEN and given[1] in GIVEN_NAME_CHARS   # 王有才, 张有福
-    if not given or len(given) > 2 or any(c in NOT_GIVEN and not ((tagged_person or soft) and c in _SOFT_NOT_GIVEN
+    folk = given in FOLK_GIVEN_NAMES                  # 韩来福, 柴铁柱, 龙红旗: a whole given name of its era
+    if not given or len(given) > 2 or not folk and any(c in NOT_GIVEN and not ((tagged_person or soft) and c in _SOFT_NOT_GIVEN
                                                                    and (k == 0 or len(given) == 1))
                                           for k, c in enumerate(given)):
         return -9.0
@@ -209,7 +210,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score -= 1.0
     if prefix_word:
         score -= 3.0                                  # 王子 + 涵: a word that a given-name character extends
-    score += sum(1.0 if c in GIVEN_NAME_CHARS else 0.0 if soft and k == 0 else -1.5 for k, c in enumerate(given))
+    score += 2.0 if folk else sum(1.0 if c in GIVEN_NAME_CHARS else 0.0 if soft and k == 0 else -1.5
+                                  for k, c in enumerate(given))
     sur = cand[:sl]
     if sur in AMBIGUOUS_SURNAMES and sl == 1:
         score -= 2.5
@@ -426,6 +428,9 @@ _ETHNIC_ELEMENTS = frozenset("""
 _ETHNIC_RX = re.compile("(?:" + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){1,2}")
 
 
+_ELDER_AFTER = re.compile(r"大爷|大妈|大叔|大娘|阿姨|叔叔|奶奶|爷爷|住院医师|主治医师")
+
+
 def _ethnic_names(t: str) -> list[Span]:
     """A Tibetan, Mongolian or Uyghur name on word edges: two name elements in a row (次仁卓玛, 乌兰图雅),
     or one element of three or more characters that no dictionary holds (其木格, 买买提, 热依拉)."""
@@ -433,7 +438,7 @@ def _ethnic_names(t: str) -> list[Span]:
     for m in _ETHNIC_RX.finditer(t):
         s, e = m.span()
         n = m.group()
-        if len(n) < 3 or not _nickname_right(t, e):
+        if len(n) < 3 or not (_nickname_right(t, e) or _TITLE_AFTER.match(t, e) or _ELDER_AFTER.match(t, e)):
             continue
         if n in _ETHNIC_ELEMENTS and not _left_edge(t, s):
             continue                                  # one element alone: only on a left edge too
@@ -452,7 +457,8 @@ def _ethnic_names(t: str) -> list[Span]:
 
 # two-character words right before a person (with the kinship words of _KIN_LEFT and NAME_LEFT characters)
 _PERSON_BEFORE_2 = frozenset("""
-我是 我叫 我跟 我和 他是 她是 朋友 邻居 同事 同学 室友 家属 病人 患者 联系 找到 麻烦 告诉 通知 还有 以及 或者 老乡
+我是 我叫 我跟 我和 他是 她是 朋友 邻居 同事 同学 室友 家属 病人 患者 联系 找到 麻烦 告诉 通知 还有 以及 或者 老乡 你好 您好
+我系
 """.split())
 _AGE = r"(?:\d{1,3}|[一二三四五六七八九十几两]{1,3})(?:来|多)?\s*(?:周岁|岁)"
 _RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|母亲|爸爸|妈妈|儿子|女儿|孙子|孙女|外孙|外孙女|爷爷|奶奶|外公|外婆|"
@@ -460,7 +466,9 @@ _RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|�
 # what comes right after a person's name and after nothing else (the name ends where it starts)
 _PERSON_AFTER = re.compile(
     r"\s*[（(]\s*(?:" + _RELATION + r"\s*[,，、]?\s*)?(?:" + _AGE + r"|" + _RELATION + r")\s*[,，、)）]"
-    r"|[,，]\s*" + _AGE + r"(?:[,，、]\s*(?:男|女)|[)）])"
+    r"|[,，]\s*" + _AGE + r"\s*[,，、;；)）]|[ \t]+" + _AGE + r"|(?:医生|大夫|主任|教授|老师)?(?:您好|你好)"
+    r"|(?<=^.{2})(?:医生|大夫|主任|教授)(?=[，,])|(?<=^.{3})(?:医生|大夫|主任|教授)(?=[，,])"
+    r"|\s*(?:叔|阿姨|大爷)?[（(](?:电话|手机)"
     r"|(?:的|滴)(?:老婆|老公|爱人|妻子|丈夫|女儿|儿子|外甥|外甥女|侄子|侄女|家属|孙子|孙女|媳妇|闺女|姐姐|妹妹|哥哥|弟弟)"
     r"|家属(?![院楼区])|\s*[（(]?收[)）]?(?=[\s，,。！!～~]|$)"
     r"|\s*(?:陪着|陪我|一起去|一起陪)"
@@ -469,15 +477,17 @@ _PERSON_AFTER = re.compile(
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
-_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂|联系|问问)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:副主任医师|主任医师|住院医师|主治医师|副主任|"
+_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂|联系|问问|科的)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:副主任医师|主任医师|住院医师|主治医师|副主任|"
                         r"副教授|主任|教授|医生|大夫|医师|老师|护士长|护士)")
-_DEPT_SIGNATURE = re.compile(r"科[ \t]+(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
+_DEPT_SIGNATURE = re.compile(r"(?:科[ \t]*|——\s*)(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
 # characters no name holds in such a slot (particles, pronouns, measure and clinical words)
-_SLOT_STOP = frozenset("的了是在跟与及或就也都还又再才已很我你您他她它们这那哪谁啥个位些种科院室医病药岁号年月日天周次点"
-                       "吗呢吧啊呀说问看找请去来到从给被把对要想会能有没不好多少大家人烧痛咳疼痒肿吐泻晕酸胀麻式复")
+_SLOT_STOP = frozenset("的了是在跟与及或就也都还又再才已很我你您他她它们这那哪谁啥个位些种科院室医病药岁号年月日周次点"
+                       "吗呢吧啊呀说问看找请去到从给被把对要想会能没不好多少大家人烧痛咳疼痒肿吐泻晕酸胀麻式复治")
 _NOT_PERSON = frozenset("""
 患者 病人 本人 家属 孩子 宝宝 小孩 老人 老公 老婆 爱人 医生 大夫 专家 主任 护士 朋友 同事 邻居 自己 大家 我们 他们 她们
 儿子 女儿 父亲 母亲 爸爸 妈妈 爷爷 奶奶 外公 外婆 姥姥 姥爷 家里 家人 亲戚 对象 老师 同学 领导 先生 女士 小姐 你们 别人 老乡
+主治 值班 管床 家庭 责任 接诊 经治 门诊 专科 全科 实习 进修 住院 主管 今天 明天 昨天 每天 天天
+年龄 年纪 性别 姓名 信息 住址 地址 科室 职业 民族 籍贯 婚姻 电话 手机 单位 孙子 孙女 身高 体重 血型 日期 时间 那么
 """.split())
 _TRANSLIT_CHARS = frozenset("阿依古丽买麦提热拉娜迪努尔艾力木吐逊明玉素甫帕祖菲亚再肯库班森伊哈合吾斯曼肉孜托克巴其格特乌兰"
                             "图雅琴额敦苏日仁高娃敖登勒宝音朝鲁那萨查干门达来布和德次卓玛桑梅朵多吉扎西旺堆瓦尼央金姆措平"
@@ -488,16 +498,44 @@ def person_string(x: str, *, single: bool = False) -> bool:
     """Whether ``x``, standing where only a person can, reads as a name: a surname and one or two
     given-name characters (dictionary words too: 高峰, 和平), 小/老 + a surname, a transliterated
     name (热依拉, 次仁), or with ``single`` a surname alone (见熊教授)."""
-    if not x or x in _NOT_PERSON or not all(_cjk(c) for c in x):
-        return False
+    if not x or x in _NOT_PERSON or not all(_cjk(c) for c in x) or len(x) == 2 and x[0] == x[1]:
+        return False                                  # 谢谢, 常常: reduplicated words
     if len(x) == 1:
         return single and x in SURNAMES
+    if word_frequency(x) >= 10000:
+        return False                                  # 信息, 单位: the commonest words are never names
     if len(x) >= 2 and all(c in _TRANSLIT_CHARS for c in x) and (len(x) >= 3 or word_frequency(x) < 100):
         return True
     if len(x) == 2 and x[0] in "小老" and (x[1] in SURNAMES or x[1] in GIVEN_NAME_CHARS) and x[1] not in _SLOT_STOP:
         return word_frequency(x) < 300
     sl = 2 if x[:2] in COMPOUND_SURNAMES else 1 if x[0] in SURNAMES else 0
-    return bool(sl) and 1 <= len(x) - sl <= 2 and not any(c in _SLOT_STOP for c in x[sl:])
+    given = x[sl:]
+    return bool(sl) and 1 <= len(given) <= 2 and (given in FOLK_GIVEN_NAMES or given[:1] * 2 == given
+                                                   or not any(c in _SLOT_STOP for c in given))
+
+
+# a label or a role right before a name, the name then running to the clause's end (家属韩有才, 备注：邱秋菊,
+# 信息如下：马来福 证件号…, 随访护士胡蝶，, 找宇文刚就行, 我同事何来福 她…)
+_NAME_LABEL = re.compile(r"(?:家属|备注|代问|联系人|送检医生|收件人|收货人|信息如下|要求写|名字是|账号是|验证消息写|病人|"
+                         r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的)[:：]?[ \t]*(?P<n>[\u4e00-\u9fff]{2,6})")
+_LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴)$")
+
+
+def _label_names(t: str) -> list[Span]:
+    """A name after a label or a role that ends its clause (see :data:`_NAME_LABEL`)."""
+    out: list[Span] = []
+    pos = 0
+    while (m := _NAME_LABEL.search(t, pos)) is not None:
+        pos = m.start() + 1                           # labels may overlap (找您看过的 + 王者)
+        s, e = m.span("n")
+        if e < len(t) and _cjk(t[e]):
+            continue                                  # the clause goes on: not a label's value
+        n = m.group("n")
+        if (tail := _LABEL_TAIL.search(n)) is not None:
+            n = n[:tail.start()]
+        if 2 <= len(n) <= 4 and person_string(n):
+            out.append(Span(s, s + len(n), "NAME", DETECTOR))
+    return out
 
 
 def _left_edge(t: str, p: int) -> bool:
@@ -527,7 +565,7 @@ def _slot_names(t: str) -> list[Span]:
     for m in _DEPT_SIGNATURE.finditer(t):
         if person_string(m.group("n")):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
-    return out
+    return out + _label_names(t)
 
 
 # An online consultation's signature: —— hospital, department, doctor (——哈医大二院 肿瘤科 谢伟,
