@@ -307,12 +307,13 @@ _LEFT_STOP = re.compile(
     r"过后里次位间着得叫称即如像比除经离靠入有问按、]")
 
 _ADDR_SUFFIX = re.compile(r"特别行政区|自治区|自治州|自治县|自治旗|开发区|高新区|新区|街道办事处|街道办|街道|小区|社区|花园|"
-                          r"家园|新村|公寓|大厦|村委会|居委会|大街(?!道)|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村(?![医民])|路|街|巷|苑")
+                          r"家园|新村|公寓|大厦|村委会|居委会|大街(?!道)|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村(?![医民])|路|街|巷|苑|"
+                          r"(?<![村山农饭钱茶布酒票端坐做新老田])庄(?![稼重严园家子])")
 _PROV, _CITY, _DIST, _TOWN, _VILL, _COMP, _ROAD = range(7)
 _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州": _CITY, "市": _CITY, "州": _CITY, "盟": _CITY,
           "自治县": _DIST, "自治旗": _DIST, "开发区": _DIST, "高新区": _DIST, "新区": _DIST, "区": _DIST, "县": _DIST,
           "旗": _DIST, "街道办事处": _TOWN, "街道办": _TOWN, "街道": _TOWN, "镇": _TOWN, "乡": _TOWN, "社区": _VILL,
-          "村委会": _VILL, "居委会": _VILL, "村": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
+          "村委会": _VILL, "居委会": _VILL, "村": _VILL, "庄": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
           "公寓": _COMP, "大厦": _COMP, "苑": _COMP, "大街": _ROAD, "大道": _ROAD, "胡同": _ROAD, "路": _ROAD, "街": _ROAD,
           "巷": _ROAD}
 _LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到|我们|俺们|咱们|我家|俺家)[:：\s]*$")
@@ -321,7 +322,7 @@ _PLACE_AFTER_CUE = re.compile(r"(?:的)?(?:这边|那边|附近|一带|村医|�
 # a living-place verb earlier in the same clause (我们住城西那边的金色家园)
 _CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
-_ADDR_GATE = re.compile(r"[区县旗镇乡村路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
+_ADDR_GATE = re.compile(r"[区县旗镇乡村庄路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
 # building, unit and room written with dashes (6-1-901: building 6, unit 1, room 901), as addresses are
 # written on forms and parcels
@@ -332,7 +333,7 @@ _HOUSE_NUMBER = re.compile(r"\s*(?:[东西南北中]段|" + _ZH_NUM + r"段)?\s*
 _BUILDING_AFTER = re.compile(r"(?:\s*" + _BUILDING_PART + r")+(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _VILLAGE_GROUP = re.compile(r"\s*(?:\d+|" + _ZH_NUM + r"+)\s*(?:组|队|号)")
 _BUILDING = re.compile(r"(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
-                       + r"+)\s*单元(?:\s*\d+\s*(?:室|号|户)?)?|(?:\d+|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢)\s*\d{3,4}\s*室?"
+                       + r"+)\s*单元(?:\s*\d+\s*(?:室|号|户)?)?|(?:\d+|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢)\s*\d{3,4}\s*[室号]?"
                        r"|(?<!\d)\d{3,4}\s*室|(?<![\dA-Za-z])[A-Za-z\d]{1,2}\s*座\s*\d{3,4}(?!\d)|(?<![\d-])" + _UNIT_TRIPLE + ")")
 _COMPOUND_TAIL = tuple("园苑府城庭湾居阁轩邸里墅寓")
 _GENERIC_PLACE = frozenset({"我们", "你们", "他们", "咱们", "这个", "那个", "我家", "附近", "当地", "本", "整个", "同一",
@@ -583,10 +584,13 @@ def _addresses(t: str, out: list[_Found]) -> None:
             raw_start += 1
         adjacent = bool(units) and j == prev_end
         if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]) and not (
-                level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s])):
+                level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s])) \
+                and not _road_name(t, j, s, level, units[-1].level < _COMP):
             adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address (邵东市 + 回龙乡 is)
         if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
             raw, j = j, _left_boundary(t, s, j)
+            if _road_name(t, raw, s, level, raw == 0 or not _cjk(t[raw - 1])) and _HOUSE_NUMBER.match(t, e):
+                j = raw                               # 3.育才街208号: the whole name up to the field's edge
             if level in (_ROAD, _DIST):
                 k = max(raw, s - (1 if level == _ROAD else 2))
                 if k < j and not any(c in _HARD_STOP for c in t[k:j]):
@@ -622,12 +626,24 @@ def _addresses(t: str, out: list[_Found]) -> None:
                     s = j
             if s == m.start() and s > 0 and _cjk(t[s - 1]):
                 s = _compound_name(t, s)              # 名门世家28栋5单元, 供电局宿舍14幢6单元, 春天里27号楼: the compound
+            if s > 1 and t[s - 1] == " " and any(f.end == s - 1 and f.category == "ADDRESS" for f in out):
+                s -= 1                                # 龙岭大道124号 天悦城4号楼: one address, written with a space
             out.append(_Found(s, e, "ADDRESS"))
 
 
 # characters that open village and town names (前郭村, 后刘村, 七里营村, 上岗村, 东关镇) and that the stop
 # list reads as words (前, 后, 里, 上, 下 …): taken back into the name when the cut left one or two characters
 _PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二三四五六七八九十里回")
+
+
+# characters no road name holds (育才街, 府前街, 和平路 hold 才, 府, 和: words the stop list cuts at)
+_ROAD_NAME_STOP = frozenset("的了在去到从于是我你他她它您这那哪住寄")
+
+
+def _road_name(t: str, j: int, s: int, level: int, edge: bool) -> bool:
+    """Whether ``t[j:s]`` is a whole road name of 2-4 characters, as a road is named right after its
+    division or a field's edge (育才街, 府前街): the edge decides, not the stop list."""
+    return level == _ROAD and edge and 2 <= s - j <= 4 and not any(c in _ROAD_NAME_STOP for c in t[j:s])
 
 
 def _place_prefix(t: str, j: int, lo: int) -> int:
@@ -723,7 +739,7 @@ def _mark_strong(t: str, units: list[_Unit]) -> None:
         if u.strong:
             continue
         named = ((u.level == _COMP and suffix.startswith(("小区", "家园", "花园", "公寓", "新村")))
-                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会", "村")))
+                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会", "村", "庄")))
                  or (u.level == _TOWN and suffix.startswith(("街道", "镇", "乡"))))
         if named and _proper(u.name):  # 翠湖社区: after 住在/家住/地址, or chained to another place
             chained = (i > 0 and u.adjacent) or (i + 1 < len(units) and units[i + 1].adjacent)

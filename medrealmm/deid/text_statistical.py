@@ -602,13 +602,15 @@ _PRODUCT_AFTER = re.compile(r"拉面|烤鸭|小吃|火锅|小面|热干面|螺�
                             r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音|阿胶|铁观音|大红袍|龙井|"
                             r"毛尖|普洱|红茶|绿茶|白茶|枸杞|人参|红枣|火腿|板鸭|管圆线虫|出血热|血吸虫|臭豆腐|腊肉|腊肠|烧饼|"
                             r"鸭脖|卤味|凉粉|酸奶|麻辣烫|豆腐|糕点|月饼|粽子")
-_PLACE_LAST = frozenset("街道镇乡村屯寨区木查路巷同弄")
+_PLACE_LAST = frozenset("街道镇乡村屯寨庄区木查路巷同弄")
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
-_TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|社区|嘎查|苏木|区|县)$")
+_VILLAGE_END = frozenset("村屯寨庄堡")
+_TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|庄|社区|嘎查|苏木|区|县)$")   # 庄: a north-China village (西黄沟庄)
 _ROAD_SUFFIX = re.compile(r"(?:大街|大道|路|街|巷|胡同|里弄)$")
 _NOT_TOWN = frozenset("""
 城镇 乡镇 集镇 小镇 古镇 重镇 名镇 本镇 该镇 全镇 农村 乡村 山村 渔村 本村 该村 全村 邻村 外村 新村 老村 故乡 家乡 老乡
 同乡 他乡 异乡 城乡 下乡 回乡 返乡 思乡 梦乡 水乡 山乡 睡乡 醉乡 社区 小区 街道 一村 二村 三村 度假村 养老村 奥运村 地球村
+村庄 山庄 农庄 饭庄 钱庄 茶庄 布庄 酒庄 票庄 庄园 端庄 新庄 老庄 田庄 庄庄 坐庄 做庄 庄家 山寨 营寨 城寨 村寨
 城区 市区 郊区 病区 景区 园区 山区 牧区 灾区 疫区 矿区 校区 厂区 片区 辖区 地区 老区 新区 误区 禁区 盲区 分区 专区 特区 营区
 静区 东区 西区 南区 北区 中区 开发区 保护区 服务区 商业区 住宅区 工业区 生活区 风景区 示范区 试验区 实验区 无人区 高发区
 流行区 疫情区 重灾区 安全区 危险区 隔离区 洗浴区 功能区 办公区 候诊区 县城 郡县 州县 该县 本县 全县 我县 外县 邻县 各县
@@ -679,6 +681,8 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
                     out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
                 break
     _neighbourhoods(t, toks, gaz, out)
+    if "站" in t:
+        _stations(t, gaz, out)
     if policy.city:
         _cued_short_places(t, out)
     _compounds_lived_in(t, out)
@@ -690,6 +694,7 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
 # (，遵义的，); never the few that are everyday words first (日照 sunshine, 来宾 guests)
 _PLACE_PREP = frozenset("在 从 去 到 回 来 住 是 来自 住在 老家 搬到 搬去 回到 家在".split())
 _CITY_WORDS = frozenset("日照 来宾 白杨 新星 仙桃".split())
+_PLACE_LABELS = frozenset("地区 地址 住址 籍贯 现居地 所在地 所在城市 城市 户籍".split())
 
 
 def _city_in_context(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> bool:
@@ -700,6 +705,10 @@ def _city_in_context(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> b
         return True
     prev = toks[k - 1].word if k else ""
     if prev in _PLACE_PREP:
+        return True
+    j = k - 2 if prev == " " else k - 1               # 河南 开封: after its province, a space between
+    if j >= 0 and (gaz.level(toks[j].word) == "province" or toks[j].word in ("：", ":") and j > 0
+                   and toks[j - 1].word in _PLACE_LABELS):
         return True
     after = toks[k + 2].word if k + 2 < len(toks) else ""
     return (not prev or not _cjk(prev[-1])) and nxt == "的" and (not after or not _cjk(after[0]))
@@ -774,6 +783,22 @@ def _compounds_lived_in(t: str, out: list[tuple[Span, bool]]) -> None:
         out.append((Span(*m.span("n"), "ADDRESS", DETECTOR), False))
 
 
+# a railway or bus station named by its city or district (商丘东站, 涪陵汽车站, 北京南站): a point where the
+# writer is, finer than the city (a municipality's station too)
+_STATION = re.compile(r"(?:[东西南北]站|汽车站|汽车东站|汽车西站|汽车南站|汽车北站|高铁站|火车站|客运站|客运中心站|站)(?![长点台着起住立])")
+_MUNICIPALITIES = frozenset("北京 上海 天津 重庆".split())
+
+
+def _stations(t: str, gaz: Gazetteer, out: list[tuple[Span, bool]]) -> None:
+    for m in _STATION.finditer(t):
+        s = m.start()
+        for k in (4, 3, 2):
+            name = t[s - k:s] if s >= k else ""
+            if name and (name in _MUNICIPALITIES or gaz.level(name) in ("city", "district")):
+                out.append((Span(s - k, m.end(), "ADDRESS", DETECTOR), False))
+                break
+
+
 _NEIGHBOURHOOD_END = re.compile(r"[，,。；;！!？?\s]|附近|这边|那边|一带|旁边|周边|这里|那里|那块|$")
 
 
@@ -793,11 +818,24 @@ def _neighbourhoods(t: str, toks: Sequence[Token], gaz: Gazetteer, out: list[tup
 
 
 def _with_province(t: str, span: Span, gaz: Gazetteer) -> Span:
-    """The address with the province that heads it (浙江省 + 杭州市, 海南 + 三亚), when one does."""
-    for length in range(min(8, span.start), 1, -1):
-        if t[span.start - length:span.start] in gaz.provinces:
-            return Span(span.start - length, span.end, span.category, span.detector)
+    """The address with the province that heads it (浙江省 + 杭州市, 海南 + 三亚, 安徽 安庆 as a
+    card's 地区 field writes it), when one does."""
+    head = span.start - 1 if span.start > 2 and t[span.start - 1] == " " else span.start
+    for length in range(min(8, head), 1, -1):
+        if t[head - length:head] in gaz.provinces:
+            return Span(head - length, span.end, span.category, span.detector)
     return span
+
+
+def _join_spaced_places(t: str, spans: list[Span]) -> list[Span]:
+    """Address parts written apart with one space (保定市 安国市): one address, the space inside it."""
+    out: list[Span] = []
+    for sp in sorted(spans, key=lambda x: x.start):
+        if out and sp.category == "ADDRESS" == out[-1].category and sp.start == out[-1].end + 1 \
+                and t[out[-1].end] == " ":
+            sp = Span(out.pop().start, sp.end, "ADDRESS", sp.detector)
+        out.append(sp)
+    return out
 
 
 def _proper_name(t: str, toks: Sequence[Token], first: int, last: int, gaz: Gazetteer) -> bool:
@@ -1060,10 +1098,14 @@ class StatisticalDetector:
                     names.append(Span(s, e, "NAME", DETECTOR))
             names += _child_names(t) + _nicknames(t, toks) + _kin_names(t) + _ethnic_names(t) + _slot_names(t)
             names += [sp for sp in _signature(t, "NAME")]
+        names = [n for n in names if not any(p.start <= n.start and n.end < p.end and t[n.end] in _VILLAGE_END
+                                             for p, short in places if short)]     # 南梅堡 + 村: a village
         spans += names
         spans += [p for p, short in places if short and not any(n.start < p.end and p.start < n.end for n in names)]
         if self.policy.province_in_address:
             spans = [_with_province(t, sp, gaz) if sp.category == "ADDRESS" else sp for sp in spans]
+        if " " in t:
+            spans = _join_spaced_places(t, spans)
         brands = [m.span() for m in _BRAND_RX.finditer(t)] if _BRAND_FIRST.intersection(t) else []
         if brands:                                    # nothing inside a drug's brand name (安律凡, 欧唐宁, 安达唐)
             spans = [sp for sp in spans if sp.category == "HOSPITAL"
