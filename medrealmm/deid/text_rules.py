@@ -880,6 +880,10 @@ def _cued_names(t: str, out: list[_Found]) -> None:
             out.append(_Found(p, e, "NAME"))
 
 
+# a title that a character before it makes into another word (班主任, 系主任): no surname there
+_TITLE_WORDS = frozenset("班主任 系主任 科主任 室主任 组主任 段主任 车间主任 居委会主任 教导主任".split())
+
+
 def _titled_names(t: str, out: list[_Found]) -> None:
     """Before a title (王医生, 李主任): one to four characters back to a surname."""
     for m in _TITLE.finditer(t):
@@ -894,7 +898,8 @@ def _titled_names(t: str, out: list[_Found]) -> None:
             sl = _surname_len(t, k)
             if not sl or sl > length:
                 continue
-            if any(c in STOP_CHARS for c in cand[sl:]) or length - sl > 2 or _common(cand):
+            if any(c in STOP_CHARS for c in cand[sl:]) or length - sl > 2 or _common(cand) \
+                    or t[k:m.end()] in _TITLE_WORDS:
                 continue
             if _title_boundary(t, k, cand, after=m.end()):
                 if not _overlaps(out, k, s):
@@ -910,6 +915,9 @@ def _latin_names(t: str, out: list[_Found]) -> None:
                 out.append(_Found(*e.span(), "NAME"))
 
 
+_DOT_NAME_STOP = frozenset("的了是在和说今也都就还已我你他她主医")
+
+
 def _dot_names(t: str, out: list[_Found]) -> None:
     """A transliterated full name with a middle dot (买买提·艾力)."""
     for m in _DOT_NAME.finditer(t):                 # 买买提·艾力, 阿依古丽·买买提: a transliterated full name
@@ -918,7 +926,7 @@ def _dot_names(t: str, out: list[_Found]) -> None:
             s += 1
         first_dot = next(i for i in range(s, e) if t[i] in "·•・")
         last_dot = max(i for i in range(s, e) if t[i] in "·•・")
-        cut = next((i for i in range(last_dot + 1, e) if t[i] in STOP_CHARS), e)
+        cut = next((i for i in range(last_dot + 1, e) if t[i] in _DOT_NAME_STOP), e)   # 阿不都 keeps its 不
         e = cut
         if first_dot - s >= 2 and e - last_dot > 2 and not _overlaps(out, s, e):
             out.append(_Found(s, e, "NAME"))

@@ -477,12 +477,12 @@ _PERSON_AFTER = re.compile(
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
-_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂|联系|问问|科的)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:副主任医师|主任医师|住院医师|主治医师|副主任|"
+_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂[的滴]?|联系|问问|科的)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:[的滴]号|副主任医师|主任医师|住院医师|主治医师|副主任|"
                         r"副教授|主任|教授|医生|大夫|医师|老师|护士长|护士)")
 _DEPT_SIGNATURE = re.compile(r"(?:科[ \t]*|——\s*)(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
 # characters no name holds in such a slot (particles, pronouns, measure and clinical words)
 _SLOT_STOP = frozenset("的了是在跟与及或就也都还又再才已很我你您他她它们这那哪谁啥个位些种科院室医病药岁号年月日周次点"
-                       "吗呢吧啊呀说问看找请去到从给被把对要想会能没不好多少大家人烧痛咳疼痒肿吐泻晕酸胀麻式复治")
+                       "吗呢吧啊呀说问看找请去到从给被把对要想会能没不好多少大家人烧痛咳疼痒肿吐泻晕酸胀麻式复治压")
 _NOT_PERSON = frozenset("""
 患者 病人 本人 家属 孩子 宝宝 小孩 老人 老公 老婆 爱人 医生 大夫 专家 主任 护士 朋友 同事 邻居 自己 大家 我们 他们 她们
 儿子 女儿 父亲 母亲 爸爸 妈妈 爷爷 奶奶 外公 外婆 姥姥 姥爷 家里 家人 亲戚 对象 老师 同学 领导 先生 女士 小姐 你们 别人 老乡
@@ -517,7 +517,9 @@ def person_string(x: str, *, single: bool = False) -> bool:
 # a label or a role right before a name, the name then running to the clause's end (家属韩有才, 备注：邱秋菊,
 # 信息如下：马来福 证件号…, 随访护士胡蝶，, 找宇文刚就行, 我同事何来福 她…)
 _NAME_LABEL = re.compile(r"(?:家属|备注|代问|联系人|送检医生|收件人|收货人|信息如下|要求写|名字是|账号是|验证消息写|病人|"
-                         r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的)[:：]?[ \t]*(?P<n>[\u4e00-\u9fff]{2,6})")
+                         r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的|"
+                         r"(?P<strong>检验者|审核者|检验人|审核人|丈夫|妻子|主治医师|她叫|他叫|名叫|@))[:：]?[ \t]*"
+                         r"(?P<n>[\u4e00-\u9fff]{2,6})")
 _LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴)$")
 
 
@@ -533,9 +535,65 @@ def _label_names(t: str) -> list[Span]:
         n = m.group("n")
         if (tail := _LABEL_TAIL.search(n)) is not None:
             n = n[:tail.start()]
-        if 2 <= len(n) <= 4 and person_string(n):
+        if 2 <= len(n) <= 4 and (person_string(n) or m.group("strong") and given_string(n, 1000)):
             out.append(Span(s, s + len(n), "NAME", DETECTOR))
     return out
+
+
+# a person named after the role they play for the writer, in apposition (村医福贵说, 科室秘书赵会联系您, 闺蜜朵朵推荐,
+# 班主任金老师, 宝宝糖糖的检查单, 楼下孙婶): the role, then a given name, a pet name, a nickname or a
+# surname before a title, then what is said about the person
+_ROLE_NAME = re.compile(
+    r"(?:村医|赤脚医生|卫生室的|科室秘书|秘书|助理|随访护士|班主任|辅导员|导师|幼儿园|同桌|舍友|室友|闺蜜|邻居|楼下|隔壁|"
+    r"拉长|班长|组长|工友|男朋友|女朋友|孩子爸爸|孩子妈妈|孩子他爸|孩子他妈|我爸|我妈|俺爸|俺妈|俺儿|我孙子|我孙女|"
+    r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|小姨|姐姐|哥哥|弟弟|妹妹|我家崽|儿子|女儿|闺女)"
+    r"(?P<n>[\u4e00-\u9fff]{1,4}?)"
+    r"(?=老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|说|推荐|介绍|陪|非要|会|一直|让|在外|是在|也|要|带|建议|"
+    r"上周|昨天|今天|前天|走了|的检查|[ \t，,。、！!？?])")
+_ROLE_TITLE_AFTER = re.compile(r"老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|会")
+
+
+def given_string(x: str, limit: int = 100) -> bool:
+    """Whether ``x`` reads as a given or pet name without a surname (福贵, 糖糖, 小旺, 阿明, 晓彤):
+    a reduplicated pair, 小/老/阿 + a character, or two given-name characters that are no common word."""
+    if len(x) != 2 or x in _NOT_PERSON or x in _NOT_PET_NAMES or x in _NOT_CHILD_NAMES or not all(_cjk(c) for c in x):
+        return False
+    if x[0] == x[1]:
+        return x[0] not in _SLOT_STOP and word_frequency(x) < 100      # 糖糖, 豆豆: a pet name may be any character
+    if any(c in _SLOT_STOP or c in NOT_GIVEN for c in x):
+        return False
+    if x[0] in "小老阿":
+        return word_frequency(x) < 100
+    return all(c in GIVEN_NAME_CHARS for c in x) and (x in FOLK_GIVEN_NAMES or word_frequency(x) < limit)
+
+
+def _role_names(t: str) -> list[Span]:
+    """Names in apposition to a role (see :data:`_ROLE_NAME`)."""
+    out: list[Span] = []
+    for m in _ROLE_NAME.finditer(t):
+        n = m.group("n")
+        s, e = m.span("n")
+        if len(n) == 1:
+            ok = n in SURNAMES and n not in AMBIGUOUS_SURNAMES and _ROLE_TITLE_AFTER.match(t, e) is not None
+        else:
+            ok = person_string(n) or given_string(n)
+        if ok:
+            out.append(Span(s, e, "NAME", DETECTOR))
+    return out
+
+
+# a name in Latin letters after an English kinship word or title, or a Chinese role (my mom Sun Xiuying,
+# Dr. Huang, 助理Tony老师, 宝宝Jason)
+_LATIN_PERSON = re.compile(r"(?:\b[Mm]y (?:mom|mother|mum|dad|father|husband|wife|son|daughter|grandma|grandpa|"
+                           r"grandmother|grandfather|sister|brother)|\bDr\.?|\bMr\.?|\bMrs\.?|\bMs\.?|"
+                           r"助理|护士|宝宝|孙子|孙女|儿子|女儿|老师)\s*(?P<n>[A-Z][a-z]{1,12}(?: [A-Z][a-z]{1,12})?)(?![A-Za-z])")
+
+
+def _latin_persons(t: str) -> list[Span]:
+    return [Span(*m.span("n"), "NAME", DETECTOR) for m in _LATIN_PERSON.finditer(t)] if _ASCII_UPPER.search(t) else []
+
+
+_ASCII_UPPER = re.compile(r"[A-Z][a-z]")
 
 
 def _left_edge(t: str, p: int) -> bool:
@@ -565,7 +623,7 @@ def _slot_names(t: str) -> list[Span]:
     for m in _DEPT_SIGNATURE.finditer(t):
         if person_string(m.group("n")):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
-    return out + _label_names(t)
+    return out + _label_names(t) + _role_names(t) + _latin_persons(t)
 
 
 # An online consultation's signature: —— hospital, department, doctor (——哈医大二院 肿瘤科 谢伟,
