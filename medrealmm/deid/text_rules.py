@@ -145,7 +145,11 @@ _ORDER_KW = (r"订单号|订单编号|订单|预约码|取号码|取件码|核�
 _PHONE_KW = (r"手机号码|手机号|手机|电话号码|联系电话|电话|联系方式|座机号|座机|固话|[Tt][Ee][Ll]|"
              r"[Mm]obile|[Pp]hone")
 _ACCOUNT_KW = r"微信号|微信|[Vv]信|威信|薇信|公众号|小红书号?|快手号?|抖音|[Vv][Xx]|[Ww][Xx]|[Ww]ei[Xx]in|[Ww]e[Cc]hat|[Qq]{2}号|[Qq]{2}|扣扣|抖音号|微博号?"
+# the first character of every cue above (Chinese, or a Latin letter for TEL, QQ, MRN, VX…): a fast test
+_CUE_FIRST = "".join(sorted({a[0] for kw in (_ID_KW, _MRN_KW, _ORDER_KW, _PHONE_KW, _ACCOUNT_KW) for a in kw.split("|")
+                             if a and "\u4e00" <= a[0] <= "\u9fff"} | set("邮")))
 _ANCHORED = re.compile(
+    r"(?=[A-Za-z" + _CUE_FIRST + r"])"
     r"(?:(?P<id>" + _ID_KW + r")|(?P<mrn>" + _MRN_KW + r")|(?P<order>" + _ORDER_KW + r")|(?P<phone>"
     + _PHONE_KW + r")|(?P<account>" + _ACCOUNT_KW + r")|(?P<post>邮编|邮政编码))" + _SEP
     + r"(?P<val>\(?\+?[A-Za-z0-9](?:[A-Za-z0-9]|\.\s(?=\d)|[-_/(). ](?=[A-Za-z0-9(]))*)")
@@ -197,7 +201,7 @@ _CLOCK = r"(?:[01]?\d|2[0-3])[:：][0-5]\d"      # a time of day written right a
 _M = r"(?:0?[1-9]|1[0-2])"
 _ZH_MONTH = r"(?:十[一二]|[一二三四五六七八九十]|正|腊|冬)"
 _ZH_DAY = r"(?:(?:三十一?|二?十[一二三四五六七八九]?|[一二三四五六七八九])[日号]|初[一二三四五六七八九十]|廿[一二三四五六七八九]?)"
-_DATES = re.compile("|".join((
+_DATES = re.compile(r"(?=[\d〇零一二三四五六七八九十正腊冬去今前明后大\s\-~至到])(?:" + "|".join((
     r"(?<!\d)(?:19|20)\d{2}\s*年\s*" + _M + r"\s*月(?:\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))" + r")?",  # 2023年5月(12日)
     r"(?<!\d)\d{2}\s*年\s*" + _M + r"\s*月\s*" + _D + r"(?:\s*[日号]|(?![\d天次个岁号楼]))",   # 23年5月12(日)
     r"(?<![\d.])\d{2}\s*年\s*" + _M + r"\s*月(?![份龄\d])(?=\s*(?:" + _DATE_WORDS_AFTER_YM + r"))",  # 23年10月做的支架
@@ -215,7 +219,7 @@ _DATES = re.compile("|".join((
     r"(?<=[日号])\s*[-~至到]\s*" + _D + r"\s*[日号]",                                    # 5月12日-20日: the end
     r"(?<![\d.\-/])\d{2}(?P<s3>[./])" + _M + r"(?P=s3)" + _D + r"(?![\d./])",
     r"(?:去年|今年|前年|明年|后年|大前年)\s*" + _M + r"\s*月(?![份龄])(?:\s*" + _D + r"(?!\d)\s*[日号]?)?",  # 去年5月: a year + month                     # 23.5.12, 23/5/12
-)))
+)) + ")")                                         # the lookahead: the first characters of every shape, a fast test
 _MONTHS_EN = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]{0,6}\.?"
 _DATE_EN = re.compile(r"(?<![A-Za-z])(?:" + _MONTHS_EN + r"\s+" + _D + r"(?:st|nd|rd|th)?,?\s+(?:19|20)\d{2}"
                       r"|" + _D + r"(?:st|nd|rd|th)?\s+" + _MONTHS_EN + r",?\s+(?:19|20)\d{2})(?![\d])")
@@ -332,7 +336,7 @@ _HOUSE_NUMBER = re.compile(r"\s*(?:[东西南北中]段|" + _ZH_NUM + r"段)?\s*
                            + r"+)\s*(?:号院|号楼|号|弄)(?:\s*" + _BUILDING_PART + r")*(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _BUILDING_AFTER = re.compile(r"(?:\s*" + _BUILDING_PART + r")+(?:\s*-?\d{3,4}(?![\d号楼层室]))?")
 _VILLAGE_GROUP = re.compile(r"\s*(?:\d+|" + _ZH_NUM + r"+)\s*(?:组|队|号)")
-_BUILDING = re.compile(r"(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
+_BUILDING = re.compile(r"(?=[\dA-Za-z一二三四五六七八九十百零〇])(?:(?:\d+|[A-Za-z]|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢|座)\s*(?:\d+|" + _ZH_NUM
                        + r"+)\s*单元(?:\s*\d+\s*(?:室|号|户)?)?|(?:\d+|" + _ZH_NUM + r"+)\s*(?:号楼|栋|幢)\s*\d{3,4}\s*[室号]?"
                        r"|(?<!\d)\d{3,4}\s*室|(?<![\dA-Za-z])[A-Za-z\d]{1,2}\s*座\s*\d{3,4}(?!\d)|(?<![\d-])" + _UNIT_TRIPLE + ")")
 _COMPOUND_TAIL = tuple("园苑府城庭湾居阁轩邸里墅寓")

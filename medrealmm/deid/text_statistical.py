@@ -425,7 +425,8 @@ _ETHNIC_ELEMENTS = frozenset("""
 热娜 阿依努尔 米热古丽 祖丽菲亚 再努尔 艾尔肯 库尔班 亚森 伊力哈木 买合木提 吾斯曼 肉孜 托合提 阿迪力 木拉提 努尔兰
 哈力克 巴哈尔 阿娜尔 苏比努尔 买尔旦 艾克拜尔 阿卜杜拉 阿里木 如克亚 排尔哈提 叶尔兰 别克 吐尔洪 热比亚 阿不力孜 塔依尔
 """.split())
-_ETHNIC_RX = re.compile("(?:" + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){1,2}")
+_ETHNIC_RX = re.compile("(?=[" + "".join(sorted({e[0] for e in _ETHNIC_ELEMENTS})) + "])(?:"
+                        + "|".join(sorted(_ETHNIC_ELEMENTS, key=len, reverse=True)) + "){1,2}")
 
 
 _ELDER_AFTER = re.compile(r"大爷|大妈|大叔|大娘|阿姨|叔叔|奶奶|爷爷|住院医师|主治医师")
@@ -465,6 +466,7 @@ _RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|�
              r"姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|公公|婆婆|岳父|岳母|家属|患者|病人|收)")
 # what comes right after a person's name and after nothing else (the name ends where it starts)
 _PERSON_AFTER = re.compile(
+    r"(?=[\s（(,，的滴家陪一医大主教老您你推介收叔阿18+])(?:"      # the first characters of the marks: a fast test
     r"\s*[（(]\s*(?:" + _RELATION + r"\s*[,，、]?\s*)?(?:" + _AGE + r"|" + _RELATION + r")\s*[,，、)）]"
     r"|[,，]\s*" + _AGE + r"\s*[,，、;；)）]|[ \t]+" + _AGE + r"|(?:医生|大夫|主任|教授|老师)?(?:您好|你好)"
     r"|(?<=^.{2})(?:医生|大夫|主任|教授)(?=[，,])|(?<=^.{3})(?:医生|大夫|主任|教授)(?=[，,])"
@@ -473,7 +475,7 @@ _PERSON_AFTER = re.compile(
     r"|家属(?![院楼区])|\s*[（(]?收[)）]?(?=[\s，,。！!～~]|$)"
     r"|\s*(?:陪着|陪我|一起去|一起陪)"
     r"|\s*[（(]?\s*(?:\+?86[-\s]?|[（(]\+?86[)）]\s?)?1[3-9]\d[\d\s-]{8,11}(?!\d)"
-    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)")
+    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了))")
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
