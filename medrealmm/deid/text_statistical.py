@@ -522,7 +522,7 @@ _NAME_LABEL = re.compile(r"(?:家属|备注|代问|联系人|送检医生|收件
                          r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的|"
                          r"(?P<strong>检验者|审核者|检验人|审核人|丈夫|妻子|主治医师|她叫|他叫|名叫|@))[:：]?[ \t]*"
                          r"(?P<n>[\u4e00-\u9fff]{2,6})")
-_LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴)$")
+_LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴|医生|大夫|主任|教授|老师|护士|院长)$")
 
 
 def _label_names(t: str) -> list[Span]:
@@ -969,11 +969,11 @@ _HOSPITAL_BRANDS = re.compile(r"爱尔眼科|普瑞眼科|何氏眼科|华厦眼
                               r"通策口腔|拜博口腔|瑞尔齿科|卓正医疗|玛丽妇婴|新世纪妇儿|新世纪儿童")
 # a level with a specialty's short form (市妇幼, 县中医, 省肿瘤) before a verb or the clause's end
 _LEVEL_SHORT = re.compile(r"(?:省|市|县|区)(?:妇幼|妇保|妇儿|中医|肿瘤|儿童|胸科|精卫|口腔)"
-                          r"(?=[的看去查做开住拍生挂就出坐检条报门急，,。！？!?\s]|还有|电话|[\u4e00-\u9fff]{1,4}科|$)")
+                          r"(?=[的看去查做开住拍生挂就出坐检条报门急复找抽建，,。！？!?\s)）、]|还有|电话|[\u4e00-\u9fff]{1,4}科|$)")
 # short names of hospitals: a university's medical school and its ordinal (哈医大一院, 哈医大二, 广医一院, 温附一),
 # an ordinal hospital of a prefecture (地区一院), a city's municipal hospital (菏泽市立), a university's
 # children's hospital (复旦儿科), a city's women's and children's centre (广州妇儿中心)
-_AFTER_GO = r"(?:(?<![\u4e00-\u9fff])|(?<=[在去到于转是了]))"
+_AFTER_GO = r"(?:(?<![\u4e00-\u9fff])|(?<=[在去到于转是了来]))"
 _FAMOUS_ORDINAL = r"(?:湘雅|华西|齐鲁|同济|协和|中山|浙大|郑大|川大|北医)[一二三四五六七八九]"  # 湘雅二, 华西一院
 _SHORT_HOSPITAL = re.compile(
     _AFTER_GO + r"(?:[^\W\d的了是在去到于我你他她这那转和与及从为]{1,2}医大(?:附属)?[一二三四五六七八九](?:院|附院)?"
@@ -1024,6 +1024,7 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
                 out.append(Span(tok.start, campus.end() if campus else tok.end, "HOSPITAL", DETECTOR))
     for m in _HOSPITAL_BRANDS.finditer(t):
         out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
+    out += _placed_short_hospitals(t, gaz)
     if _SHORT_HOSPITAL_GATE.search(t):
         for m in _SHORT_HOSPITAL.finditer(t):
             out.append(Span(*m.span(), "HOSPITAL", DETECTOR))
@@ -1044,6 +1045,29 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
         span = _hospital_by_tokens(t, toks, gaz, m.start(), m.end())
         if span is not None:
             out.append(span)
+    return out
+
+
+# a hospital called by its place and its kind (青岛妇幼, 郫都妇幼, 红河州妇幼, 江苏省人医) or by its place and a
+# famous name (武汉同济, 福建协和), and hospitals written in English (Xiangya Hospital, PUMCH)
+_PLACED_KIND = re.compile(r"妇幼|妇保|妇儿|人医|协和|同济")
+_ENGLISH_HOSPITAL = re.compile(r"(?:[A-Z][A-Za-z']+ ){1,5}(?:Hospital|Medical Center|Clinic)(?![A-Za-z])"
+                               r"|(?<![A-Za-z])PUMCH(?![A-Za-z])")
+
+
+def _placed_short_hospitals(t: str, gaz: Gazetteer) -> list[Span]:
+    out = []
+    for m in _PLACED_KIND.finditer(t):
+        s = m.start()
+        for k in (4, 3, 2):
+            name = t[s - k:s] if s >= k else ""
+            if name and (gaz.level(name) is not None or gaz.full_level(name) is not None
+                         or name[-1] in "州市县区" and name[:-1] in _ALL_SHORT()) \
+                    and not (m.group() in ("协和", "同济") and gaz.level(name) != "province" and name not in _ALL_SHORT()):
+                out.append(Span(s - k, m.end(), "HOSPITAL", DETECTOR))
+                break
+    if _ASCII_UPPER.search(t) or "PUMCH" in t:
+        out += [Span(*m.span(), "HOSPITAL", DETECTOR) for m in _ENGLISH_HOSPITAL.finditer(t)]
     return out
 
 
