@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import re
 import time
 from collections import Counter
@@ -47,7 +48,7 @@ from pathlib import Path
 from corpora.ours import KeepSpan, LabelledSentence, generate_corpus, score_corpus  # benchmarks/ is sys.path[0]
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
 from medrealmm.deid.text_consistency import spread_by_consultation
-from medrealmm.deid.text_detect import build_text_detector, default_text_detector
+from medrealmm.deid.text_detect import PARALLEL_MIN_TEXTS, build_text_detector, default_text_detector
 from medrealmm.deid.text_rules import RuleDetector
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -377,6 +378,31 @@ def baselines(main_set: Sequence[LabelledSentence], corpus: Sequence[LabelledSen
                       + f"; precision {fmt(sub.overall().precision).strip()}%; kept {100 * sub.keep_rate():.1f}%")
 
 
+def parallel_throughput(texts: Sequence[str], workers: int, repeat: int) -> None:
+    """Messages/s of wall time, the stage's detector in one process and in ``workers`` processes
+    (``deid.text.workers``), measured back to back (wall time: the machine is shared, so the ratio is
+    the figure to read)."""
+    from medrealmm.deid.text_detect import ParallelTextDetector, default_text_config
+
+    batch = list(texts) * max(1, 4000 // max(1, len(texts)))   # enough for the pool to pay off
+    parallel = ParallelTextDetector(default_text_config(), workers)
+    try:
+        parallel.detect(batch[:PARALLEL_MIN_TEXTS])           # start the workers outside the timed runs
+        rates = {}
+        for label, detect in (("1 process", default_text_detector().detect), (f"{workers} processes", parallel.detect)):
+            best = float("inf")
+            for _ in range(max(1, repeat)):
+                t0 = time.perf_counter()
+                detect(batch)
+                best = min(best, time.perf_counter() - t0)
+            rates[label] = len(batch) / best
+    finally:
+        parallel.close()
+    one, many = rates.values()
+    print(f"\nrules + statistical layer, wall time on {len(batch)} messages: "
+          + ", ".join(f"{k} {v:,.0f} msg/s" for k, v in rates.items()) + f" (x{many / one:.2f}; {os.cpu_count()} cores)")
+
+
 def consultation_detector(detect: Detector, consultations: Sequence[int] | None) -> dict[str, Detector]:
     """``rules+stat+consult``: the stage's default with its consultation pass (``deid.text.consistency``),
     for a corpus that says which consultation each message belongs to; nothing for one that does not."""
@@ -428,6 +454,7 @@ def main() -> None:
     ap.add_argument("--hard", type=int, default=200, help="our identifiers without a cue (reported apart)")
     ap.add_argument("--heldout", type=int, default=200, help="our templates never used to tune the rules")
     ap.add_argument("--repeat", type=int, default=3, help="timing runs; the best is reported")
+    ap.add_argument("--workers", type=int, default=2, help="processes for the parallel throughput line (1: skip it)")
     ap.add_argument("--samples", type=int, default=30, help="masked spans shown from the real dialogues")
     ap.add_argument("--dialogues", type=Path, default=DIALOGUES)
     ap.add_argument("--cluener", type=Path, default=CLUENER)
@@ -533,6 +560,9 @@ def main() -> None:
         print(f"  agent: {dict(agent.stats)}")  # counts only
         backend.close()
 
+    speed_set = next((c for c in (held.get("consult_b"), main_set) if c), None)
+    if args.workers > 1 and speed_set:
+        parallel_throughput([s.text for s in speed_set], args.workers, args.repeat)
     real_data(default.detect, args.samples, args.repeat, args.dialogues)
     print(f"\n{'ALL TARGETS PASS' if passed else 'SOME TARGETS FAIL'} (rules + statistical layer: "
           f"{', '.join([n for n in (*HELD_OUT, *DEV) if held.get(n)] + (['ours'] if main_set else []))})")

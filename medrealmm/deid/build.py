@@ -49,7 +49,7 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
     """Rules and the statistical layer (:func:`~medrealmm.deid.text_detect.build_text_detector`, the
     builder :func:`medrealmm.deid.detect_text` uses too), plus the LLM agent on the ``model``/``backend``
     groups when ``deid.text.agent``. ``text``: ``deid.text`` already read (default: read from ``cfg``)."""
-    from medrealmm.deid.text_detect import build_text_detector
+    from medrealmm.deid.text_detect import ParallelTextDetector, build_text_detector
 
     if text is None:
         text = DeidSettings.of(cfg["deid"], "deid").text
@@ -60,7 +60,9 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
         detector = build_text_detector(text)
     except ValueError as e:
         raise DeidFailed(f"deid.text: {e}") from e
-    rules = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
+    rules: Any = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
+    if text.workers > 1 and not isinstance(rules, _NoRules):
+        rules = ParallelTextDetector(text, text.workers)
     agent, pool = None, None
     if text.agent:
         from medrealmm.deid.agent import AgentDetector
@@ -89,12 +91,14 @@ def run_deid(cfg: dict[str, Any]) -> dict[str, Any]:
         log.warning("no image detector is enabled: images are copied with their metadata removed only")
     images = ImagePipeline(detectors, pad=conf.pad)
     d = cfg["deid"]     # the fingerprint hashes the config as given, so earlier runs' parts stay reusable
-    fingerprint = stable_hash({"text": d["text"], "image": d["image"], "remove_case": d["remove_case"],
+    text = {k: v for k, v in d["text"].items() if k != "workers"}     # how many processes changes no span
+    fingerprint = stable_hash({"text": text, "image": d["image"], "remove_case": d["remove_case"],
                                "model": cfg["model"] if settings.text.agent else None})
     conf.out_dir.mkdir(parents=True, exist_ok=True)
     try:
         summary = DeidStage(conf, masker, images, fingerprint).run()
     finally:
+        masker.close()
         if pool is not None:
             pool.close()
     write_json(conf.out_dir / "manifest.json", build_manifest(

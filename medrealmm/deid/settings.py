@@ -189,6 +189,7 @@ class TextSettings(Settings):
     rules: bool = True
     statistical: bool = True
     consistency: bool = True
+    workers: int = Field(default=1, ge=1)
     agent: bool = False
     agent_chunk_size: int = Field(default=64, ge=1)
     policy: TextPolicy = TextPolicy()

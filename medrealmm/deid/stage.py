@@ -73,6 +73,12 @@ class TextMasker:
             merged = spread_by_consultation(texts, merged, consultations)
         return merged, failures
 
+    def close(self) -> None:
+        """Stop the detector's worker processes, if it has any (``deid.text.workers``)."""
+        close = getattr(self.rules, "close", None)
+        if close is not None:
+            close()
+
 
 # --- the stage ---------------------------------------------------------------------------------------
 

@@ -126,3 +126,59 @@ def detect_consultation(texts: Sequence[str]) -> list[list[tuple[int, int, str]]
 
     found = propagate(texts, default_text_detector().detect(texts))
     return [[(s.start, s.end, s.category) for s in spans] for spans in found]
+
+
+PARALLEL_MIN_TEXTS = 256
+"""A batch smaller than this is detected in the calling process: handing it to workers costs more
+than it saves."""
+
+_WORKER_DETECTOR: TextDetector | None = None
+
+
+def _start_worker(text_cfg: dict[str, Any]) -> None:
+    global _WORKER_DETECTOR
+    _WORKER_DETECTOR = build_text_detector(text_cfg)
+    _WORKER_DETECTOR.find("预热：刘平，杭州")       # load the segmenter and gazetteer before the first batch
+
+
+def _detect_in_worker(texts: list[str]) -> list[list[Span]]:
+    assert _WORKER_DETECTOR is not None
+    return [_WORKER_DETECTOR.find(t) for t in texts]
+
+
+class ParallelTextDetector:
+    """The same detector in ``workers`` processes (``deid.text.workers``): a large batch is cut into
+    one slice per worker, the spans come back in order, identical to one process's. The rules and the
+    statistical layer are pure Python and hold the GIL, so threads would not help; processes do, one
+    per free core. The pool starts on the first large batch (each worker loads the segmenter once) and
+    stops with :meth:`close`."""
+
+    def __init__(self, text_cfg: TextSettings | Mapping[str, Any], workers: int):
+        self.settings = TextSettings.of(text_cfg, "deid.text")
+        self.local = build_text_detector(self.settings)
+        self.workers = workers
+        self._pool: Any | None = None
+
+    def find(self, text: str) -> list[Span]:
+        return self.local.find(text)
+
+    def detect(self, texts: Sequence[str]) -> list[list[Span]]:
+        if self.workers < 2 or len(texts) < PARALLEL_MIN_TEXTS:
+            return self.local.detect(texts)
+        if self._pool is None:
+            import multiprocessing
+
+            # spawn, not fork: the stage may hold OCR and ONNX runtime threads that a fork would copy mid-state
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ctx.Pool(self.workers, initializer=_start_worker, initargs=(self.settings.model_dump(),))
+        size = -(-len(texts) // self.workers)
+        slices = [list(texts[i:i + size]) for i in range(0, len(texts), size)]
+        result = [spans for part in self._pool.map(_detect_in_worker, slices) for spans in part]
+        log.debug("text detector: %d texts in %d worker(s)", len(texts), len(slices))
+        return result
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
