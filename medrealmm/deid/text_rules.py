@@ -131,7 +131,8 @@ _RESIDENT_ID = re.compile(_NA + r"(?:\d{6}[ -]?\d{8}[ -]?\d{3}[\dXx]|\d{15})" + 
 
 _ID_KW = (r"居民身份证号码|居民身份证号|居民身份证|身份证号码|身份证号|身份证|证件号码|证件号|护照号码|护照号|护照|"
           r"军官证号|军官证|士兵证号|士兵证|港澳通行证号|港澳通行证|通行证号|台胞证号|台胞证|回乡证号|回乡证|"
-          r"驾驶证号|驾驶证|驾照号|驾照|社保卡号|社保号|社会保障号码|社会保障号|社保卡|居住证号|居住证|户口本号")
+          r"驾驶证号|驾驶证|驾照号|驾照|社保卡号|社保号|社会保障号码|社会保障号|社保卡|居住证号|居住证|户口本号|"
+          r"员工号|工号|职工号|工作证号")
 _MRN_KW = (r"病历号|病案号|病历编号|门诊号|门诊卡号|住院号|医保卡号|医保号|医保卡|医疗保险号|就诊卡号|就诊卡|就诊号|"
            r"诊疗卡号|诊疗卡|挂号单号|挂号号|挂号序号|登记号|患者ID|病人ID|门诊ID|住院ID|就诊ID|病历ID|病案ID|档案ID|检查ID|患者编号|病人编号|ID号|检查号|影像号|"
            r"条码号|条形码号|条形码|标本号|报告单号|申请单号|入院号|健康卡号|健康卡|体检号|档案号|病理号|检验号|处方编号|处方号|"
@@ -184,6 +185,9 @@ _SERVICE = re.compile(_NA + r"[48]00(?:[ -]?\d{3}[ -]?\d{4}|[ -]?\d{4}[ -]?\d{3}
 
 _EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@[A-Za-z0-9][A-Za-z0-9\-]{0,62}"
                     r"(?:\.[A-Za-z0-9\-]{1,63})*\.[A-Za-z]{2,12}(?![A-Za-z0-9\-])")
+# an address written to dodge scrapers: wan_3248 at foxmail.com, yelei(at)gmail.com
+_EMAIL_AT = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}\s*(?:\(at\)|\[at\]| at |#)\s*"
+                       r"[A-Za-z0-9][A-Za-z0-9\-]{0,62}(?:\.[A-Za-z0-9\-]{1,63})*\.(?:com|cn|net|org|edu)(?:\.cn)?(?![A-Za-z0-9\-])")
 _URL_CHARS = r"[A-Za-z0-9\-._~:/?#\[\]@!$&'*+;=%]"
 _URL = re.compile(r"(?:https?://|www\.)" + _URL_CHARS + "+", re.I)
 _IPV4 = re.compile(r"(?<![\d.])(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{2,5})?"
@@ -316,12 +320,12 @@ _LEFT_STOP = re.compile(
 
 _ADDR_SUFFIX = re.compile(r"特别行政区|自治区|自治州|自治县|自治旗|开发区|高新区|新区|街道办事处|街道办|街道|小区|社区|花园|"
                           r"家园|新村|公寓|大厦|村委会|居委会|大街(?!道)|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村(?![医民])|路|街|巷|苑|"
-                          r"(?<![村山农饭钱茶布酒票端坐做新老田])庄(?![稼重严园家子])")
+                          r"(?<![村山农饭钱茶布酒票端坐做新老田])庄(?![稼重严园家子])|(?<![山城])寨(?![子])|(?<![囤])屯(?![积])")
 _PROV, _CITY, _DIST, _TOWN, _VILL, _COMP, _ROAD = range(7)
 _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州": _CITY, "市": _CITY, "州": _CITY, "盟": _CITY,
           "自治县": _DIST, "自治旗": _DIST, "开发区": _DIST, "高新区": _DIST, "新区": _DIST, "区": _DIST, "县": _DIST,
           "旗": _DIST, "街道办事处": _TOWN, "街道办": _TOWN, "街道": _TOWN, "镇": _TOWN, "乡": _TOWN, "社区": _VILL,
-          "村委会": _VILL, "居委会": _VILL, "村": _VILL, "庄": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
+          "村委会": _VILL, "居委会": _VILL, "村": _VILL, "庄": _VILL, "寨": _VILL, "屯": _VILL, "小区": _COMP, "花园": _COMP, "家园": _COMP, "新村": _COMP,
           "公寓": _COMP, "大厦": _COMP, "苑": _COMP, "大街": _ROAD, "大道": _ROAD, "胡同": _ROAD, "路": _ROAD, "街": _ROAD,
           "巷": _ROAD}
 _LOCATION_CUE = re.compile(r"(?:住在|家住|住|地址|位于|来自|老家|户籍|籍贯|在|是|到|我们|俺们|咱们|我家|俺家)[:：\s]*$")
@@ -330,7 +334,7 @@ _PLACE_AFTER_CUE = re.compile(r"(?:的)?(?:这边|那边|附近|一带|村医|�
 # a living-place verb earlier in the same clause (我们住城西那边的金色家园)
 _CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
-_ADDR_GATE = re.compile(r"[区县旗镇乡村庄路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
+_ADDR_GATE = re.compile(r"[区县旗镇乡村庄寨屯路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
 # building, unit and room written with dashes (6-1-901: building 6, unit 1, room 901), as addresses are
 # written on forms and parcels
@@ -351,7 +355,7 @@ _GENERIC_PLACE = frozenset({"我们", "你们", "他们", "咱们", "这个", "�
 
 _NAME_GATE = re.compile(r"我叫|我是|他是|她是|姓|名|患|病人|病患|家属|叫|签|联系人|就诊人|收件人|收货人|监护人|委托人|报告|"
                         r"审核|检验|记录人|医生|大夫|医师|主任|主治|教授|院长|护士|博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|"
-                        r"奶奶|爷爷|同学|师傅|您好|你好|本人|媳妇|老婆|老公|丈夫|妻子|爱人|爸|妈|父亲|母亲|儿子|女儿|孩子|"
+                        r"奶奶|爷爷|同学|师傅|您好|你好|本人|媳妇|老婆|老公|丈夫|妻子|爱人|爸|妈|父亲|母亲|儿子|女儿|孩子|经理|老板|"
                         r"弟弟|哥哥|姐姐|妹妹|外婆|外公|[,，(（]\s*[男女]")
 _STRONG_CUE = (r"患者姓名|病人姓名|姓名|名字叫|名字是|名字|名叫|我叫|本人叫|签名|签字|联系人|就诊人|收件人|收货人|监护人|委托人|"
                r"报告人|审核人|审核者|审核医师|报告医师|检验者|检验人|操作者|记录人|主治医师|主治医生|经治医生|开单医生|"
@@ -369,7 +373,7 @@ _FIELD_VALUE = re.compile(r"[\u4e00-\u9fff]{2,4}(?=[\s,，。;；:：、(（)）
 _LATIN_NAME = re.compile(r"[A-Z][a-z]{1,15}(?:\s[A-Z][a-z]{1,15})?(?![A-Za-z])")
 _DOT_NAME = re.compile(r"[\u4e00-\u9fff]{2,4}[·•・][\u4e00-\u9fff]{2,5}(?:[·•・][\u4e00-\u9fff]{2,5})?")
 _TITLE = re.compile(r"副主任医师|主任医师|副主任|副教授|副院长|主治医师|住院医师|主治|医生|大夫|医师|主任|教授|院长|护士长|护士|"
-                    r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属")
+                    r"博士|老师|药师|技师|先生|女士|小姐|阿姨|叔叔|奶奶|爷爷|同学|师傅|家属|经理|老板")
 _GREETING = re.compile(r"(?:^|(?<=[\s,，。!！?？:：;；]))(?P<n>[\u4e00-\u9fff]{2,4})(?:[,，]\s*)?(?:您好|你好)")
 _AMBIGUOUS_PREV = frozenset("的找请问")
 # a place's suffix ends no given name (叫张湾村 names a village, 冉庄镇东 no one)
@@ -495,6 +499,8 @@ def _web(t: str, out: list[_Found]) -> None:
     if "@" in t:
         for m in _EMAIL.finditer(t):
             out.append(_Found(*m.span(), "EMAIL"))
+    if "at" in t or "#" in t:
+        out.extend(_Found(*m.span(), "EMAIL") for m in _EMAIL_AT.finditer(t) if not _overlaps(out, *m.span()))
     for rx in (_URL, _BARE_DOMAIN, _IPV4):
         for m in rx.finditer(t):
             s, e = m.span()
@@ -590,7 +596,7 @@ def _addresses(t: str, out: list[_Found]) -> None:
         raw_start = j
         while raw_start < s and t[raw_start] in _HARD_STOP:
             raw_start += 1
-        adjacent = bool(units) and j == prev_end
+        adjacent = bool(units) and (j == prev_end or j == prev_end + 1 and t[prev_end] == " ")   # 婺城区 滨江路
         if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]) and not (
                 level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s])) \
                 and not _road_name(t, j, s, level, units[-1].level < _COMP):
@@ -747,7 +753,7 @@ def _mark_strong(t: str, units: list[_Unit]) -> None:
         if u.strong:
             continue
         named = ((u.level == _COMP and suffix.startswith(("小区", "家园", "花园", "公寓", "新村")))
-                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会", "村", "庄")))
+                 or (u.level == _VILL and suffix.startswith(("社区", "村委会", "居委会", "村", "庄", "寨", "屯")))
                  or (u.level == _TOWN and suffix.startswith(("街道", "镇", "乡"))))
         if named and _proper(u.name):  # 翠湖社区: after 住在/家住/地址, or chained to another place
             chained = (i > 0 and u.adjacent) or (i + 1 < len(units) and units[i + 1].adjacent)
@@ -771,7 +777,7 @@ def _emit_chains(units: list[_Unit], out: list[_Found]) -> None:
     """Mask each chain of touching sub-city units that holds at least one strong unit."""
     chains: list[list[_Unit]] = []
     for u in units:
-        if chains and u.adjacent and chains[-1][-1].end == u.start:
+        if chains and u.adjacent and 0 <= u.start - chains[-1][-1].end <= 1:
             chains[-1].append(u)
         else:
             chains.append([u])
@@ -783,7 +789,10 @@ def _emit_chains(units: list[_Unit], out: list[_Found]) -> None:
         keep = chain[last_city + 1:]
         if not keep or not any(u.strong for u in keep):
             continue
-        out.append(_Found(keep[0].start, keep[-1].end, "ADDRESS"))
+        start = keep[0].start
+        if last_city >= 0 and chain[last_city].end == start - 1:
+            start -= 1                                # 南安市 柳桥路197号: the space joins the city masked apart
+        out.append(_Found(start, keep[-1].end, "ADDRESS"))
 
 
 # --- names -----------------------------------------------------------------------------------

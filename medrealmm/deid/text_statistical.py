@@ -166,6 +166,7 @@ _DRUG_CONTEXT_AFTER = re.compile(r"(?:的)?(?:效果|疗效|药效|副作用|不
                                  r"胶囊|片剂|缓释|控释|针剂|注射|口服|外用|软膏|乳膏|滴眼液|喷剂)")
 _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
+_DISEASE_AFTER = re.compile(r"综合征|综合症|氏症|病(?![人房历友区床号])")
 _PLACE_SUFFIX_CHARS = frozenset("村镇乡屯寨区县市省州路街巷")
 _VERB_AFTER_NAME = frozenset("开去来说讲打问拿送陪带找看买交签填约挂讲提")
 _TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|主治|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
@@ -226,6 +227,8 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score -= math.log10(freq + 1) + 0.5
     if len(given) == 2 and not tagged_person and (gfreq := word_frequency(given)) >= 10:
         score -= math.log10(gfreq) / 2              # 高+水平, 黄+蓝光: a surname character before a word
+    if _DISEASE_AFTER.match(t, end):
+        return -9.0                                   # 马凡综合征, 唐氏: a disease named after a person is no person here
     if _DRUG_FORM_AFTER.match(t, end) or _DRUG_CONTEXT_AFTER.match(t, end) or _DRUG_BRAND.search(t, max(0, start - 3), start) \
             or _DRUG_VERB_BEFORE.search(t, max(0, start - 2), start):
         score -= 4.0                                  # 莫米松乳膏, 钠片（安必生）, 服用舒敏康: a drug
@@ -490,6 +493,7 @@ _NOT_PERSON = frozenset("""
 儿子 女儿 父亲 母亲 爸爸 妈妈 爷爷 奶奶 外公 外婆 姥姥 姥爷 家里 家人 亲戚 对象 老师 同学 领导 先生 女士 小姐 你们 别人 老乡
 主治 值班 管床 家庭 责任 接诊 经治 门诊 专科 全科 实习 进修 住院 主管 今天 明天 昨天 每天 天天
 年龄 年纪 性别 姓名 信息 住址 地址 科室 职业 民族 籍贯 婚姻 电话 手机 单位 孙子 孙女 身高 体重 血型 日期 时间 那么
+大夫 医师 护士 大家 各位 亲们 宝妈 朋友们
 """.split())
 _TRANSLIT_CHARS = frozenset("阿依古丽买麦提热拉娜迪努尔艾力木吐逊明玉素甫帕祖菲亚再肯库班森伊哈合吾斯曼肉孜托克巴其格特乌兰"
                             "图雅琴额敦苏日仁高娃敖登勒宝音朝鲁那萨查干门达来布和德次卓玛桑梅朵多吉扎西旺堆瓦尼央金姆措平"
@@ -537,7 +541,8 @@ def _label_names(t: str) -> list[Span]:
         n = m.group("n")
         if (tail := _LABEL_TAIL.search(n)) is not None:
             n = n[:tail.start()]
-        if 2 <= len(n) <= 4 and (person_string(n) or m.group("strong") and given_string(n, 1000)):
+        if 2 <= len(n) <= 4 and (person_string(n) or m.group("strong") and (
+                given_string(n, 1000) or len(n) == 2 and n not in _NOT_PERSON and not any(c in _SLOT_STOP for c in n))):
             out.append(Span(s, s + len(n), "NAME", DETECTOR))
     return out
 
@@ -548,11 +553,12 @@ def _label_names(t: str) -> list[Span]:
 _ROLE_NAME = re.compile(
     r"(?:村医|赤脚医生|卫生室的|科室秘书|秘书|助理|随访护士|班主任|辅导员|导师|幼儿园|同桌|舍友|室友|闺蜜|邻居|楼下|隔壁|"
     r"拉长|班长|组长|工友|男朋友|女朋友|孩子爸爸|孩子妈妈|孩子他爸|孩子他妈|我爸|我妈|俺爸|俺妈|俺儿|我孙子|我孙女|"
-    r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|小姨|姐姐|哥哥|弟弟|妹妹|我家崽|儿子|女儿|闺女)"
+    r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|小姨|姐姐|哥哥|弟弟|妹妹|我家崽|儿子|女儿|闺女|我先生|"
+    r"[Mm]y (?:mom|mother|dad|father|sister|brother|husband|wife|son|daughter) ?)"
     r"(?P<n>[\u4e00-\u9fff]{1,4}?)"
     r"(?=老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|说|推荐|介绍|陪|非要|会|一直|让|在外|是在|也|要|带|建议|"
-    r"上周|昨天|今天|前天|走了|的检查|[ \t，,。、！!？?])")
-_ROLE_TITLE_AFTER = re.compile(r"老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|会")
+    r"上周|昨天|今天|前天|走了|的检查|电话|[ \t，,。、！!？?])")
+_ROLE_TITLE_AFTER = re.compile(r"老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|会|[，,]\s*\+?\d")
 
 
 def given_string(x: str, limit: int = 100) -> bool:
@@ -560,6 +566,8 @@ def given_string(x: str, limit: int = 100) -> bool:
     a reduplicated pair, 小/老/阿 + a character, or two given-name characters that are no common word."""
     if len(x) != 2 or x in _NOT_PERSON or x in _NOT_PET_NAMES or x in _NOT_CHILD_NAMES or not all(_cjk(c) for c in x):
         return False
+    if x in FOLK_GIVEN_NAMES:
+        return True
     if x[0] == x[1]:
         return x[0] not in _SLOT_STOP and word_frequency(x) < 100      # 糖糖, 豆豆: a pet name may be any character
     if any(c in _SLOT_STOP or c in NOT_GIVEN for c in x):
@@ -588,7 +596,7 @@ def _role_names(t: str) -> list[Span]:
 # Dr. Huang, 助理Tony老师, 宝宝Jason)
 _LATIN_PERSON = re.compile(r"(?:\b[Mm]y (?:mom|mother|mum|dad|father|husband|wife|son|daughter|grandma|grandpa|"
                            r"grandmother|grandfather|sister|brother)|\bDr\.?|\bMr\.?|\bMrs\.?|\bMs\.?|"
-                           r"助理|护士|宝宝|孙子|孙女|儿子|女儿|老师)\s*(?P<n>[A-Z][a-z]{1,12}(?: [A-Z][a-z]{1,12})?)(?![A-Za-z])")
+                           r"助理|护士|宝宝|孙子|孙女|儿子|女儿|老师|他叫|她叫|名叫)\s*(?P<n>[A-Z][a-z]{1,12}(?: [A-Z][a-z]{1,12})?)(?![A-Za-z])")
 
 
 def _latin_persons(t: str) -> list[Span]:
@@ -619,6 +627,10 @@ def _slot_names(t: str) -> list[Span]:
             if s >= 0 and person_string(t[s:e]) and _left_edge(t, s):
                 out.append(Span(s, e, "NAME", DETECTOR))
                 break
+        else:                                         # 翠花你好，我是…: a given name greeted at the message's start
+            s = e - 2
+            if s >= 0 and (s == 0 or t[s - 1] in "\n ]】") and t.startswith(("你好", "您好"), e) and given_string(t[s:e], 1000):
+                out.append(Span(s, e, "NAME", DETECTOR))
     for m in _SEE_TITLE.finditer(t):
         if person_string(m.group("n"), single=True):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
@@ -661,8 +673,10 @@ _PLACE_CUE = re.compile(r"(?:住在|家在|住|来自|老家|老家在|户籍|�
 _PRODUCT_AFTER = re.compile(r"拉面|烤鸭|小吃|火锅|小面|热干面|螺蛳粉|炒饭|米线|米粉|凉皮|肉夹馍|啤酒|白酒|黄酒|老窖|大曲|"
                             r"麻花|汤包|烧鸡|扒鸡|烤肉|烧烤|菜|风味|口味|特产|牌|话|方言|口音|阿胶|铁观音|大红袍|龙井|"
                             r"毛尖|普洱|红茶|绿茶|白茶|枸杞|人参|红枣|火腿|板鸭|管圆线虫|出血热|血吸虫|臭豆腐|腊肉|腊肠|烧饼|"
-                            r"鸭脖|卤味|凉粉|酸奶|麻辣烫|豆腐|糕点|月饼|粽子")
+                            r"鸭脖|卤味|凉粉|酸奶|麻辣烫|豆腐|糕点|月饼|粽子|西瓜霜|盐水鸭|香醋|胡辣汤|葡萄干|板栗|大枣|肉干|"
+                            r"醋|鸭|酒")
 _PLACE_LAST = frozenset("街道镇乡村屯寨庄区木查路巷同弄")
+_HANDLE_AFTER = re.compile(r"[A-Za-z]|\d{5,}")     # 威信wxid_…, 威信16564108003: 微信 misspelt, a handle after it
 _PROPER_TAGS = frozenset({"ns", "nr", "nz", "nt", "nrt", "nrfg", "j"})
 _VILLAGE_END = frozenset("村屯寨庄堡")
 _TOWN_SUFFIX = re.compile(r"(?:街道|镇|乡|村|屯|寨|庄|社区|嘎查|苏木|区|县)$")   # 庄: a north-China village (西黄沟庄)
@@ -702,11 +716,12 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         w = tok.word
         if not _cjk(w[0]):
             continue
+        if len(w) >= 2 and (w in gaz.city_short or w in gaz.district_short) and (
+                _PRODUCT_AFTER.match(t, tok.end) or _HANDLE_AFTER.match(t, tok.end)):
+            continue                                  # 桂林西瓜霜, 南京盐水鸭; 威信17150207744 (微信, a handle after it)
         if len(w) >= 2 and w in gaz.city_short and policy.city and tok.tag in ("n", "j") and k > 0 and (
                 gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
             out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 河南 + 周口 (tagged a noun)
-            continue
-        if len(w) >= 2 and (w in gaz.city_short or w in gaz.district_short) and _PRODUCT_AFTER.match(t, tok.end):
             continue
         if len(w) >= 2 and w in gaz.city_short and policy.city and _city_in_context(t, toks, k, gaz):
             out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 从大连搬到, 保定 + 涿州市
@@ -743,6 +758,8 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
     _neighbourhoods(t, toks, gaz, out)
     if "站" in t:
         _stations(t, gaz, out)
+    if "Room" in t or "Building" in t or "Flat" in t:
+        out.extend((Span(*m.span(), "ADDRESS", DETECTOR), False) for m in _ENGLISH_ADDRESS.finditer(t))
     if policy.city:
         _cued_short_places(t, out)
     _compounds_lived_in(t, out)
@@ -847,6 +864,9 @@ def _compounds_lived_in(t: str, out: list[tuple[Span, bool]]) -> None:
 # writer is, finer than the city (a municipality's station too)
 _STATION = re.compile(r"(?:[东西南北]站|汽车站|汽车东站|汽车西站|汽车南站|汽车北站|高铁站|火车站|客运站|客运中心站|站)(?![长点台着起住立])")
 _MUNICIPALITIES = frozenset("北京 上海 天津 重庆".split())
+# an address written in English, room first (Room 1102, Building 8, Binjiang Jiayuan, Wuhou District, Chengdu)
+_ENGLISH_ADDRESS = re.compile(r"(?:Room|Rm\.?|Flat|Apt\.?|Unit)\s*\d+[A-Za-z]?"
+                              r"(?:,\s*[A-Z0-9][A-Za-z0-9'\-]*(?: [A-Z0-9][A-Za-z0-9'\-]*)*)+")
 
 
 def _stations(t: str, gaz: Gazetteer, out: list[tuple[Span, bool]]) -> None:
