@@ -9,10 +9,10 @@ touches, and messages per second of one process's CPU time (one core; best of ``
 
 - ``ours``: the seeded synthetic corpus (benchmarks/corpora/ours.py), identifier + clinical
   sentences — written beside the rules, so it measures their author as much as the rules;
-- ``consult_c``, ``consult_d``, ``consult_f``: held-out generators (benchmarks/corpora/, same message
+- ``consult_c``, ``consult_d``, ``consult_f``, ``consult_h``: held-out generators (benchmarks/corpora/, same message
   format), each written from the category definitions alone by someone who never read the detectors,
   frozen, never used to tune: the only figures that are a claim;
-- ``consult_b``, ``consult_e``, ``consult_g``: development generators of the same format and provenance,
+- ``consult_b``, ``consult_e``, ``consult_g``, ``consult_i``: development generators of the same format and provenance,
   open to whoever tunes the detectors: labelled ``dev``; their misses and false positives can be written
   out with ``--dump-dev DIR`` (never those of a held-out corpus). consult_b was the first held-out
   corpus; its figures were a claim until 2026-12-01;
@@ -28,7 +28,8 @@ the false positives on real dialogues (../shared/fixtures/dialogues/CMtMedQA_tes
 identifiers): masks per 1,000 sentences and a sample.
 
     .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-c 3000] [--consult-d 3000] [--consult-f 3000]
-        [--consult-b 3000] [--consult-e 3000] [--consult-g 3000] [--dump-dev DIR] [--identifier 2000]
+        [--consult-h 3000] [--consult-b 3000] [--consult-e 3000] [--consult-g 3000] [--consult-i 3000]
+        [--dump-dev DIR] [--identifier 2000] [--workers 2]
         [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
 """
@@ -185,10 +186,10 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 
 # --- corpora ------------------------------------------------------------------------------------------
 
-HELD_OUT = ("consult_c", "consult_d", "consult_f")
+HELD_OUT = ("consult_c", "consult_d", "consult_f", "consult_h")
 """Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
 role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
-DEV = ("consult_b", "consult_e", "consult_g")
+DEV = ("consult_b", "consult_e", "consult_g", "consult_i")
 """Independent generators of the same format open to development: reported as ``dev``, their misses
 and false positives may be read (``--dump-dev``). consult_b was held out until 2026-12-01 (its figures
 were a claim for three sessions); since then it is development material."""
