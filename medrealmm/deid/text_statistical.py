@@ -716,30 +716,9 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         w = tok.word
         if not _cjk(w[0]):
             continue
-        if len(w) >= 2 and (w in gaz.city_short or w in gaz.district_short) and (
-                _PRODUCT_AFTER.match(t, tok.end) or _HANDLE_AFTER.match(t, tok.end)):
-            continue                                  # 桂林西瓜霜, 南京盐水鸭; 威信17150207744 (微信, a handle after it)
-        if len(w) >= 2 and w in gaz.city_short and policy.city and tok.tag in ("n", "j") and k > 0 and (
-                gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
-            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 河南 + 周口 (tagged a noun)
-            continue
-        if len(w) >= 2 and w in gaz.city_short and policy.city and _city_in_context(t, toks, k, gaz):
-            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 从大连搬到, 保定 + 涿州市
-            continue
-        if len(w) >= 3 and w[-1] == "人" and (w[:-1] in gaz.city_short and policy.city
-                                               or w[:-1] in gaz.district_short or gaz.full_level(w[:-1])):
-            out.append((Span(tok.start, tok.end - 1, "ADDRESS", DETECTOR), True))     # 杭州人: where one is from
-            continue
-        if len(w) >= 2 and tok.tag in _PROPER_TAGS:
-            if w in gaz.city_short and policy.city:
-                out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
-                continue
-            if w in gaz.district_short and tok.tag in ("ns", "nr", "nz"):
-                out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))
-                continue
-        if len(w) >= 2 and w in gaz.district_short and k > 0 and (
-                gaz.level(toks[k - 1].word) is not None or any(p.end == tok.start for p, _ in out)):
-            out.append((Span(tok.start, tok.end, "ADDRESS", DETECTOR), True))   # 南通 + 海门: a county after its city
+        short = _short_form_place(t, toks, k, gaz, policy, out)
+        if short is not None:
+            out.append((short, True))
             continue
         span = _suffixed_place(t, toks, k, gaz) if w[-1] in _PLACE_LAST else None
         if span is not None:
@@ -747,14 +726,7 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
             # name candidate says about its first characters
             inside = span.start == tok.start and len(w) >= 3 and w[-1] in "镇乡村屯寨"
             out.append((span, not inside))
-    # a county's short form with a suffix the gazetteer no longer has (双流县 is 双流区 since 2016)
-    for m in _ADMIN_END_RX.finditer(t):
-        e = m.end() - 1
-        for length in (3, 2):
-            if e - length >= 0 and t[e - length:e] in gaz.district_short and m.group() in "县区市":
-                if word_frequency(t[e - 1:e + 1]) < 1000:     # not 大 + 城市: the suffix makes a word with 城
-                    out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
-                break
+    _former_suffixes(t, gaz, out)
     _neighbourhoods(t, toks, gaz, out)
     if "站" in t:
         _stations(t, gaz, out)
@@ -764,6 +736,47 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
         _cued_short_places(t, out)
     _compounds_lived_in(t, out)
     return out
+
+
+def _short_form_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer, policy: TextPolicy,
+                      out: list[tuple[Span, bool]]) -> Span | None:
+    """A city or county named by its short form at token ``k``, where the tag or the words around it
+    make it a place (杭州 tagged a place, 河南 + 周口, 从大连, 杭州人, 南通 + 海门); None for a product
+    (桂林西瓜霜) or a handle after a misspelt 微信 (威信wxid_…)."""
+    tok = toks[k]
+    w = tok.word
+    if len(w) < 2:
+        return None
+    city = w in gaz.city_short and policy.city
+    if (w in gaz.city_short or w in gaz.district_short) and (_PRODUCT_AFTER.match(t, tok.end)
+                                                             or _HANDLE_AFTER.match(t, tok.end)):
+        return None
+    whole = Span(tok.start, tok.end, "ADDRESS", DETECTOR)
+    if city and tok.tag in ("n", "j") and k > 0 and (
+            gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
+        return whole                                  # 河南 + 周口 (tagged a noun)
+    if city and _city_in_context(t, toks, k, gaz):
+        return whole                                  # 从大连搬到, 保定 + 涿州市
+    if len(w) >= 3 and w[-1] == "人" and (w[:-1] in gaz.city_short and policy.city
+                                           or w[:-1] in gaz.district_short or gaz.full_level(w[:-1])):
+        return Span(tok.start, tok.end - 1, "ADDRESS", DETECTOR)     # 杭州人: where one is from
+    if tok.tag in _PROPER_TAGS and (city or w in gaz.district_short and tok.tag in ("ns", "nr", "nz")):
+        return whole
+    if w in gaz.district_short and k > 0 and (
+            gaz.level(toks[k - 1].word) is not None or any(p.end == tok.start for p, _ in out)):
+        return whole                                  # 南通 + 海门: a county after its city
+    return None
+
+
+def _former_suffixes(t: str, gaz: Gazetteer, out: list[tuple[Span, bool]]) -> None:
+    """A county's short form with a suffix the gazetteer no longer has (双流县 is 双流区 since 2016)."""
+    for m in _ADMIN_END_RX.finditer(t):
+        e = m.end() - 1
+        for length in (3, 2):
+            if e - length >= 0 and t[e - length:e] in gaz.district_short and m.group() in "县区市":
+                if word_frequency(t[e - 1:e + 1]) < 1000:     # not 大 + 城市: the suffix makes a word with 城
+                    out.append((Span(e - length, e + 1, "ADDRESS", DETECTOR), False))
+                break
 
 
 # a city's short form the tagger reads as another word (大连 an adverb, 保定 a verb): still the city after a
