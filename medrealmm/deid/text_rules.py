@@ -320,7 +320,8 @@ _LEFT_STOP = re.compile(
 
 _ADDR_SUFFIX = re.compile(r"特别行政区|自治区|自治州|自治县|自治旗|开发区|高新区|新区|街道办事处|街道办|街道|小区|社区|花园|"
                           r"家园|新村|公寓|大厦|村委会|居委会|大街(?!道)|大道|胡同|省|市|州|盟|区|县|旗|镇|乡|村(?![医民])|路|街|巷|苑|"
-                          r"(?<![村山农饭钱茶布酒票端坐做新老田])庄(?![稼重严园家子])|(?<![山城])寨(?![子])|(?<![囤])屯(?![积])")
+                          r"(?<![村山农饭钱茶布酒票端坐做新老田])庄(?![稼重严园家子路街巷道])|(?<![山城])寨(?![子路街巷道])"
+                          r"|(?<![囤])屯(?![积路街巷道])")
 _PROV, _CITY, _DIST, _TOWN, _VILL, _COMP, _ROAD = range(7)
 _LEVEL = {"特别行政区": _PROV, "自治区": _PROV, "省": _PROV, "自治州": _CITY, "市": _CITY, "州": _CITY, "盟": _CITY,
           "自治县": _DIST, "自治旗": _DIST, "开发区": _DIST, "高新区": _DIST, "新区": _DIST, "区": _DIST, "县": _DIST,
@@ -651,13 +652,13 @@ _PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二�
 
 
 # characters no road name holds (育才街, 府前街, 和平路 hold 才, 府, 和: words the stop list cuts at)
-_ROAD_NAME_STOP = frozenset("的了在去到从于是我你他她它您这那哪住寄")
+_ROAD_NAME_STOP = frozenset("的了在去到从于是我你他她它您这哪住寄")
 
 
 def _road_name(t: str, j: int, s: int, level: int, edge: bool) -> bool:
-    """Whether ``t[j:s]`` is a whole road name of 2-4 characters, as a road is named right after its
-    division or a field's edge (育才街, 府前街): the edge decides, not the stop list."""
-    return level == _ROAD and edge and 2 <= s - j <= 4 and not any(c in _ROAD_NAME_STOP for c in t[j:s])
+    """Whether ``t[j:s]`` is a whole road, town or village name of 2-4 characters, as one is named right
+    after its division or a field's edge (育才街, 府前街, 儋州市那大镇): the edge decides, not the stop list."""
+    return level in (_ROAD, _TOWN, _VILL) and edge and 2 <= s - j <= 4 and not any(c in _ROAD_NAME_STOP for c in t[j:s])
 
 
 def _place_prefix(t: str, j: int, lo: int) -> int:
@@ -706,7 +707,7 @@ def _compound_after_number(t: str, p: int) -> int:
     characters up to the last compound ending before a stop word or punctuation, with any building
     parts after it; ``p`` when there is none."""
     j = p
-    while j < min(len(t), p + 8) and _cjk(t[j]) and t[j] not in _HARD_STOP and t[j] not in "吗呢吧啊":
+    while j < min(len(t), p + 8) and _cjk(t[j]) and t[j] not in _ROAD_NAME_STOP and t[j] not in "吗呢吧啊":
         j += 1
     end = max((m.end() for m in _COMPOUND_END.finditer(t, p, j) if m.end() - p >= 2), default=p)
     if end == p:
@@ -736,7 +737,7 @@ def _extend_unit(t: str, u: _Unit) -> int:
         m = _BUILDING_AFTER.match(t, u.end)
         if m and m.end() > u.end and re.search(r"栋|幢|单元|室|号楼|座|户", m.group()):
             u.end, u.strong = m.end(), True
-    elif u.level == _VILL and u.name and t[u.end - 1] == "村":
+    elif u.level == _VILL and u.name and t[u.end - 1] in "村庄寨屯":
         m = _VILLAGE_GROUP.match(t, u.end)
         if m:
             u.end, u.strong = m.end(), True

@@ -482,7 +482,7 @@ _PERSON_AFTER = re.compile(
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
-_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂[的滴]?|联系|问问|科的)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:[的滴]号|副主任医师|主任医师|住院医师|主治医师|副主任|"
+_SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂[的滴]?|联系|问问|科的|转给)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:[的滴]号|副主任医师|主任医师|住院医师|主治医师|副主任|院长|"
                         r"副教授|主任|教授|医生|大夫|医师|老师|护士长|护士)")
 _DEPT_SIGNATURE = re.compile(r"(?:科[ \t]*|——\s*)(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
 # characters no name holds in such a slot (particles, pronouns, measure and clinical words)
@@ -523,9 +523,10 @@ def person_string(x: str, *, single: bool = False) -> bool:
 # a label or a role right before a name, the name then running to the clause's end (家属韩有才, 备注：邱秋菊,
 # 信息如下：马来福 证件号…, 随访护士胡蝶，, 找宇文刚就行, 我同事何来福 她…)
 _NAME_LABEL = re.compile(r"(?:家属|备注|代问|联系人|送检医生|收件人|收货人|信息如下|要求写|名字是|账号是|验证消息写|病人|"
-                         r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的|"
+                         r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的|(?<=[染泌儿外内妇骨眼])科|"
                          r"(?P<strong>检验者|审核者|检验人|审核人|丈夫|妻子|主治医师|她叫|他叫|名叫|@))[:：]?[ \t]*"
                          r"(?P<n>[\u4e00-\u9fff]{2,6})")
+_PARTICLES = frozenset("的了是在我你他她它这那吗呢吧啊呀说")
 _LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴|医生|大夫|主任|教授|老师|护士|院长)$")
 
 
@@ -542,7 +543,7 @@ def _label_names(t: str) -> list[Span]:
         if (tail := _LABEL_TAIL.search(n)) is not None:
             n = n[:tail.start()]
         if 2 <= len(n) <= 4 and (person_string(n) or m.group("strong") and (
-                given_string(n, 1000) or len(n) == 2 and n not in _NOT_PERSON and not any(c in _SLOT_STOP for c in n))):
+                given_string(n, 1000) or len(n) == 2 and n not in _NOT_PERSON and not any(c in _PARTICLES for c in n))):
             out.append(Span(s, s + len(n), "NAME", DETECTOR))
     return out
 
@@ -551,13 +552,13 @@ def _label_names(t: str) -> list[Span]:
 # 班主任金老师, 宝宝糖糖的检查单, 楼下孙婶): the role, then a given name, a pet name, a nickname or a
 # surname before a title, then what is said about the person
 _ROLE_NAME = re.compile(
-    r"(?:村医|赤脚医生|卫生室的|科室秘书|秘书|助理|随访护士|班主任|辅导员|导师|幼儿园|同桌|舍友|室友|闺蜜|邻居|楼下|隔壁|"
+    r"(?:村医|赤脚医生|卫生室的|科室秘书|秘书|助理|随访护士|护士|村里|姥姥|姥爷|外婆|外公|奶奶|爷爷|班主任|辅导员|导师|幼儿园|同桌|舍友|室友|闺蜜|邻居|楼下|隔壁|"
     r"拉长|班长|组长|工友|男朋友|女朋友|孩子爸爸|孩子妈妈|孩子他爸|孩子他妈|我爸|我妈|俺爸|俺妈|俺儿|我孙子|我孙女|"
     r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|小姨|姐姐|哥哥|弟弟|妹妹|我家崽|儿子|女儿|闺女|我先生|"
     r"[Mm]y (?:mom|mother|dad|father|sister|brother|husband|wife|son|daughter) ?)"
     r"(?P<n>[\u4e00-\u9fff]{1,4}?)"
     r"(?=老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|说|推荐|介绍|陪|非要|会|一直|让|在外|是在|也|要|带|建议|"
-    r"上周|昨天|今天|前天|走了|的检查|电话|[ \t，,。、！!？?])")
+    r"上周|昨天|今天|前天|走了|的检查|电话|[ \t，,。、！!？?]|\s*(?:\d{1,3}|[一二三四五六七八九十两])\s*(?:岁|个月|周岁))")
 _ROLE_TITLE_AFTER = re.compile(r"老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|会|[，,]\s*\+?\d")
 
 
