@@ -1,0 +1,266 @@
+"""A learned character tagger for names, addresses and hospitals that carry no cue word.
+
+The hand rules and the statistical layer catch identifiers by the words around them and by the
+lexicons; what they miss on text written by someone else is mostly names, places and hospitals
+without a cue. This module is a linear-chain CRF (``python-crfsuite``) over the characters of a
+message, with BIO labels for NAME, ADDRESS and HOSPITAL, trained on several independent synthetic
+generators (``tools/deid_crf/train.py``) so that it learns what such identifiers look like rather
+than one writer's templates.
+
+Features (:func:`char_features`, the one function both training and inference use) describe a
+character by things that carry over to unseen strings: the character and its neighbours, character
+class, surname / given-name lexicon membership (:mod:`medrealmm.deid.text_lexicons`), jieba's word
+boundary and part-of-speech tag, gazetteer membership (:mod:`medrealmm.deid.text_gazetteer`) and
+the distance to cue words. The model file is loaded lazily on first use; nothing here logs text.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from medrealmm.deid.spans import Span, detect_each
+from medrealmm.deid.text_gazetteer import gazetteer
+from medrealmm.deid.text_lexicons import (COMMON_SURNAMES, COMPOUND_SURNAMES, GIVEN_NAME_CHARS,
+                                          HOSPITAL_ABBREVIATIONS, STOP_CHARS, SURNAMES)
+from medrealmm.deid.text_rules import normalize
+
+log = logging.getLogger(__name__)
+
+DETECTOR = "crf"
+LABELLED: tuple[str, ...] = ("NAME", "ADDRESS", "HOSPITAL")
+"""Categories the tagger learns; the rules already find the numeric ones with validation."""
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "text_crf.crfsuite"
+
+# Cue words, by what they announce and on which side; the feature is the distance (1..6 characters)
+# from the character to the nearest cue, so the model learns "two characters after 我叫" rather
+# than the string that happened to follow 我叫 in training.
+_CUES: dict[str, re.Pattern[str]] = {
+    "nameL": re.compile(r"我叫|叫|姓名|名字|我是|患者|病人|联系人|收件人|收货人|就诊人|家属|老公|老婆|爱人|丈夫|妻子|儿子|女儿|"
+                        r"妈妈|爸爸|我妈|我爸|孩子|宝宝|姓|签名|医师[:：]|医生[:：]|转告|感谢|谢谢|麻烦"),
+    "titleR": re.compile(r"医生|大夫|医师|主任|教授|院长|护士|老师|先生|女士|小姐|阿姨|叔叔|同志|经理|师傅"),
+    "placeL": re.compile(r"住在|家住|住|地址|老家|来自|籍贯|户籍|寄到|搬到|位于|送到|在|到|去|回|从"),
+    "placeR": re.compile(r"[省市区县镇乡村屯路街巷号栋楼室弄]|单元|小区|花园|社区|附近|那边|这边"),
+    "hospR": re.compile(r"医院|卫生院|诊所|保健院|门诊部|卫生服务中心|医疗中心|附院|[一二三四五六七八九]院|中医馆"),
+    "hospL": re.compile(r"就诊于|转到|转院|住院|挂号|看病|医院"),
+}
+_LEFT = ("nameL", "placeL", "hospL")          # cues that come before the identifier
+_MAX_CUE = 6
+
+
+def _char_class(c: str) -> str:
+    if "\u4e00" <= c <= "\u9fff" or c == "〇":
+        return "H"
+    if c.isdigit():
+        return "D"
+    if c.isascii() and c.isalpha():
+        return "L"
+    if c.isspace():
+        return "S"
+    return "P"
+
+
+def _shape(c: str) -> str:
+    """The character for Han and punctuation; digits and Latin letters by class only (a phone
+    number's digits say nothing a class does not, and would only bloat the model)."""
+    k = _char_class(c)
+    return c if k in ("H", "P") else k
+
+
+@functools.lru_cache(maxsize=1)
+def _places() -> tuple[dict[str, str], int]:
+    """Every gazetteer name (full and short) with its level, and the longest length to try."""
+    gaz = gazetteer()
+    level: dict[str, str] = {}
+    for names, lv in ((gaz.district_short, "dist"), (gaz.districts, "dist"), (gaz.city_short, "city"),
+                      (gaz.cities, "city"), (gaz.provinces, "prov")):
+        for n in names:
+            if len(n) >= 2:
+                level[n] = lv
+    return level, min(8, max(len(n) for n in level))
+
+
+_HOSP_ABBR: dict[str, tuple[str, ...]] = {}
+for _a in sorted({a for a in HOSPITAL_ABBREVIATIONS if len(a) >= 2}):
+    _HOSP_ABBR[_a[0]] = (*_HOSP_ABBR.get(_a[0], ()), _a)
+_COMPOUND = frozenset(COMPOUND_SURNAMES)
+
+
+def _tokens(text: str) -> list[tuple[int, int, str, str]]:
+    from medrealmm.deid.text_statistical import tokens
+
+    return [(t.start, t.end, t.word, t.tag) for t in tokens(text)]
+
+
+def char_features(text: str) -> list[list[str]]:
+    """One list of string features per character of ``text`` (after width normalisation).
+
+    Used by training and inference alike, so a model never sees features built another way."""
+    t = normalize(text)
+    n = len(t)
+    if n == 0:
+        return []
+    shapes = [_shape(c) for c in t]
+    classes = [_char_class(c) for c in t]
+    pad = ["<s>", "<s>", *shapes, "</s>", "</s>"]
+
+    # jieba: the position of the character in its word, the word's tag and length
+    seg: list[tuple[str, str, str]] = [("S", "x", "1")] * n
+    for s, e, word, tag in _tokens(t):
+        ln = str(min(e - s, 4))
+        if e - s == 1:
+            seg[s] = ("S", tag, ln)
+        else:
+            seg[s] = ("B", tag, ln)
+            for k in range(s + 1, e - 1):
+                seg[k] = ("M", tag, ln)
+            seg[e - 1] = ("E", tag, ln)
+
+    # gazetteer: the longest place name starting at each character marks the characters it covers
+    gaz, longest = _places()
+    gz: list[str | None] = [None] * n
+    i = 0
+    while i < n:
+        hit = 0
+        if classes[i] == "H":
+            for size in range(min(longest, n - i), 1, -1):
+                lv = gaz.get(t[i:i + size])
+                if lv is not None:
+                    gz[i] = "B" + lv
+                    for k in range(i + 1, i + size):
+                        gz[k] = "I" + lv
+                    hit = size
+                    break
+        i += hit or 1
+
+    # cues: distance to the nearest cue on its side
+    cue_feats: list[list[str]] = [[] for _ in range(n)]
+    for name, rx in _CUES.items():
+        left = name in _LEFT
+        for m in rx.finditer(t):
+            rng = range(m.end(), min(n, m.end() + _MAX_CUE)) if left else range(max(0, m.start() - _MAX_CUE), m.start())
+            for k in rng:
+                d = k - m.end() + 1 if left else m.start() - k
+                cue_feats[k].append(f"{name}{d}")
+
+    out: list[list[str]] = []
+    for i in range(n):
+        c = t[i]
+        p = i + 2
+        f = [
+            "bias",
+            "c=" + pad[p], "c-1=" + pad[p - 1], "c+1=" + pad[p + 1], "c-2=" + pad[p - 2], "c+2=" + pad[p + 2],
+            "b-1=" + pad[p - 1] + pad[p], "b+1=" + pad[p] + pad[p + 1],
+            "b-2=" + pad[p - 2] + pad[p - 1], "b+2=" + pad[p + 1] + pad[p + 2],
+            "k=" + classes[i],
+            "k3=" + (classes[i - 1] if i else "^") + classes[i] + (classes[i + 1] if i + 1 < n else "$"),
+            "seg=" + seg[i][0], "pos=" + seg[i][1], "segpos=" + seg[i][0] + seg[i][1], "wlen=" + seg[i][2],
+            "pos-1=" + (seg[i - 1][1] if i else "^"), "pos+1=" + (seg[i + 1][1] if i + 1 < n else "$"),
+        ]
+        if c in SURNAMES:
+            f.append("sur")
+            if c in COMMON_SURNAMES:
+                f.append("sur_common")
+        if t[i:i + 2] in _COMPOUND:
+            f.append("csur")
+        if c in GIVEN_NAME_CHARS:
+            f.append("given")
+        if c in STOP_CHARS:
+            f.append("stop")
+        if i and t[i - 1] in SURNAMES:
+            f.append("sur-1")
+        if i > 1 and t[i - 2] in SURNAMES:
+            f.append("sur-2")
+        if i + 1 < n and t[i + 1] in GIVEN_NAME_CHARS:
+            f.append("given+1")
+        if i and t[i - 1] in GIVEN_NAME_CHARS:
+            f.append("given-1")
+        place = gz[i]
+        if place is not None:
+            f.append("gz=" + place)
+        if c in _HOSP_ABBR and any(t.startswith(a, i) for a in _HOSP_ABBR[c]):
+            f.append("habbr")
+        f.extend(cue_feats[i])
+        out.append(f)
+    return out
+
+
+def bio_labels(text: str, spans: Iterable[tuple[int, int, str]]) -> list[str]:
+    """BIO label per character for the gold spans of the learned categories (others stay O)."""
+    labels = ["O"] * len(text)
+    for s, e, cat in spans:
+        if cat not in LABELLED:
+            continue
+        labels[s] = "B-" + cat
+        for k in range(s + 1, e):
+            labels[k] = "I-" + cat
+    return labels
+
+
+def decode(labels: Sequence[str], detector: str = DETECTOR) -> list[Span]:
+    """Spans from a BIO sequence (an I- after O or another category starts a span)."""
+    out: list[Span] = []
+    start, cat = -1, ""
+    for i, lab in enumerate([*labels, "O"]):
+        kind, _, c = lab.partition("-")
+        if start >= 0 and (kind != "I" or c != cat):
+            out.append(Span(start, i, cat, detector))
+            start = -1
+        if kind == "B" or (kind == "I" and start < 0):
+            start, cat = i, c
+    return out
+
+
+class LearnedDetector:
+    """The CRF tagger behind :func:`char_features`; the model file loads on the first call."""
+
+    name = DETECTOR
+
+    def __init__(self, model_path: str | Path = DEFAULT_MODEL, *, detector: str = DETECTOR):
+        self.model_path = Path(model_path)
+        self.name = detector
+        self._tagger: Any | None = None
+
+    def _load(self) -> Any:
+        if self._tagger is None:
+            import pycrfsuite  # python-crfsuite; imported here so the module loads without it
+
+            if not self.model_path.is_file():
+                raise FileNotFoundError(f"CRF model not found at {self.model_path} "
+                                        "(python -m tools.deid_crf.train --out PATH writes one)")
+            tagger = pycrfsuite.Tagger()
+            tagger.open(str(self.model_path))
+            self._tagger = tagger
+        return self._tagger
+
+    def find(self, text: str) -> list[Span]:
+        """Sorted spans of the names, addresses and hospitals the model tags in ``text``."""
+        if not text or not any("\u4e00" <= c <= "\u9fff" for c in text):
+            return []
+        return decode(self._load().tag(char_features(text)), self.name)
+
+    def detect(self, texts: Sequence[str]) -> list[list[Span]]:
+        """One list of spans per text, in order (counts only are logged, never text)."""
+        return detect_each(self.find, texts, "crf", log)
+
+
+def train(examples: Iterable[tuple[str, Sequence[tuple[int, int, str]]]], out: str | Path, *, c1: float = 0.1,
+          c2: float = 0.05, max_iterations: int = 150, min_freq: int = 2) -> Path:
+    """Fit a CRF on ``(text, gold spans)`` pairs and write it to ``out``. L-BFGS on a fixed order of
+    examples is deterministic: the same examples and parameters give the same model."""
+    import pycrfsuite
+
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for text, spans in examples:
+        if text:
+            trainer.append(char_features(text), bio_labels(text, spans))
+    trainer.set_params({"c1": c1, "c2": c2, "max_iterations": max_iterations, "feature.minfreq": min_freq,
+                        "feature.possible_transitions": True})
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    trainer.train(str(out))
+    return out
