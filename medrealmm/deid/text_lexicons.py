@@ -49,6 +49,7 @@ STRONG_NEXT: frozenset[str] = frozenset("的今是因于在从自诉男女年岁
 # Words that begin with a surname character and are not names; a cue followed by one of these is
 # not a name (我是高血压患者, 叫黄疸, 患者常常…). Checked on the first two and three characters.
 COMMON_WORDS: frozenset[str] = frozenset("""
+丁香 平安好 春雨 好大夫 周黑鸭
 高血压 高血糖 高血脂 高烧 高热 高中 高兴 高度 高危 高龄 高压 高原 高三 高一 高二 高考 高铁 高级 高效 高峰
 白细胞 白带 白天 白色 白斑 白癜风 白发 白内障 白血病 白酒 白领 白开水 黄疸 黄色 黄体 黄连 黄芪 黄豆 黄瓜
 石膏 石头 王子 张力 张开 张口 常规 常见 常常 常用 常年 常态 甘油 毛发 毛囊 毛病 毛孔 苏醒 方便 方法 方面

@@ -281,7 +281,7 @@ _HOSP_QUANT = (r"省城|县城|市里|城里|镇上|乡下|外面|外边|楼下|
                r"二级甲等|三甲|二甲|[一二三]级|[一二三]甲|甲等|省级|市级|县级|区级|上级|基层|定点|指定|好|好的|大点|更好|较好|"
                r"同一|这|那|哪|该|各|各大|各家|一些|这些|那些|几|几家|多家|一家|一所|这所|那所|哪所|哪个|这个|那个|什么|"
                r"不同|相关|所有|任何|很多|许多|多所|两家|两所|知名|著名|有名|权威|综合性|大一点|正规大|同级")
-_HOSP_TYPE = (r"专科|综合|乡镇|乡|镇|村|社区|省|市|县|区|人民|中心|中西医结合|中西医|中医|西医|中|妇幼保健|妇幼|妇女儿童|"
+_HOSP_TYPE = (r"专科|综合|乡镇|乡|镇|村|社区|校|学校|厂|省|市|县|区|人民|中心|中西医结合|中西医|中医|西医|中|妇幼保健|妇幼|妇女儿童|"
               r"妇产|妇婴|儿童|口腔|牙科|眼科|耳鼻喉|肿瘤|胸科|骨科|肛肠|男科|妇科|皮肤病|皮肤|整形|美容|康复|精神病|"
               r"精神卫生|精神|传染病|结核病|不孕不育|宠物|动物|兽|教学|附属|大学附属|医科大学附属|医学院附属|大学|医学院|"
               r"部队|军队|军区|总|第[一二三四五六七八九十]+|[一二三四五六七八九十]|互联网|网络|线上|网上|家|"
@@ -892,6 +892,9 @@ def _cued_names(t: str, out: list[_Found]) -> None:
         cue = m.group("strong") or m.group("weak")
         nickname = cue in ("我是", "我叫", "叫", "名字叫", "名叫")
         e = _name_at(t, p, strong=strong, nickname=nickname)
+        if e is not None and not strong and (t[p:e] in _PROVINCES or t[p:e].rstrip("人") in _PROVINCES
+                                             or _known_division(t[p:e])):
+            continue                                  # 我是安徽的: where one is from
         if e is not None and not strong and t[p] in AMBIGUOUS_SURNAMES and t[e:e + 1] not in ("", "的", "，", ","):
             continue  # 患者都需要, 家属应该: a function word, not 祝丹丹的家属
         if e is not None:

@@ -121,7 +121,7 @@ NOT_NAMES: frozenset[str] = frozenset("""
 吴太 叶开泰 陈李济 胡庆余堂 雷允上 童涵春 蔡同德 方回春堂 施尔康 伊可新 贝因美 飞鹤 君乐宝 伊利 蒙牛 美赞臣 惠氏 雀巢
 雅培 合生元 贝亲 娃哈哈 康师傅 白大夫 史克 严迪 易坦静 沐舒坦 贺普丁 贺维力 韦瑞德 康恩贝 康缘 步长 以岭 万通 九芝堂
 东阿 福牌 朗迪 钙尔奇 迪巧 纽崔莱 安利 白云 江小白 田七 甘霖 金戈 万艾可 希爱力 柯尼卡 宋河 洪湖 许氏 范志
-贾第 郎中 韩式 欧式 美式 日式 中式 法式 王道 孙子 孙女 斯达舒 修正
+贾第 郎中 韩式 欧式 美式 日式 中式 法式 王道 孙子 孙女 斯达舒 修正 那敏 黄那敏 周黑 周黑鸭 黎明
 """.split())
 
 # Characters that end a given name: particles, pronouns, verbs and clinical words (a smaller set than
@@ -166,7 +166,7 @@ _DRUG_CONTEXT_AFTER = re.compile(r"(?:的)?(?:效果|疗效|药效|副作用|不
                                  r"胶囊|片剂|缓释|控释|针剂|注射|口服|外用|软膏|乳膏|滴眼液|喷剂)")
 _DRUG_VERB_BEFORE = re.compile(r"(?:用|服|吃|涂|抹|喷|含|口服|外用|使用|服用|加用|联用|联合|配合|开具|开了|换成|换用|停用|祝|祝您|祝你|喝|多喝)$")
 _DRUG_BRAND = re.compile(r"(?:片|膏|液|剂|囊|粒|丸|散|松|林|平)\s*[(（]$")
-_DISEASE_AFTER = re.compile(r"综合征|综合症|氏症|病(?![人房历友区床号])")
+_DISEASE_AFTER = re.compile(r"综合征|综合症|氏症|病(?![人房历友区床号])|的时候")   # also 黎明的时候: a time
 _PLACE_SUFFIX_CHARS = frozenset("村镇乡屯寨区县市省州路街巷")
 _VERB_AFTER_NAME = frozenset("开去来说讲打问拿送陪带找看买交签填约挂讲提")
 _TITLE_AFTER = re.compile(r"医生|大夫|医师|主任|主治|教授|院长|护士|药师|技师|老师|先生|女士|小姐|同志")
