@@ -270,7 +270,8 @@ _DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及
 
 _HOSP_SUFFIX = re.compile(
     r"(?:妇幼保健院|妇幼保健所|保健院|卫生服务中心|卫生服务站|卫生院|卫生室|医务室|医院|附[一二三四五六七八九]院|附院|"
-    r"诊所|门诊部|医疗中心|医学中心|体检中心|疗养院|急救中心|精神卫生中心|疾病预防控制中心|疾控中心|中医馆|国医馆|医馆)"
+    r"诊所|门诊部|医疗中心|医学中心|体检中心|疗养院|急救中心|精神卫生中心|疾病预防控制中心|疾控中心|中医馆|国医馆|医馆|"
+    r"眼科中心|肿瘤防治中心|肿瘤中心|癌症中心)"
     r"(?:[东西南北]?院区|分院|本部|总院)?")
 _HOSP_ABBR = re.compile(r"(?:协和|华西|湘雅|同济|瑞金|华山|中山|齐鲁|西京|北医|仁济|长海|长征|阜外|浙一|浙二|盛京|邵逸夫)"
                         r"(?:[一二三四五六七八九]院|附[一二三]院)")
@@ -335,7 +336,7 @@ _PLACE_AFTER_CUE = re.compile(r"(?:的)?(?:这边|那边|附近|一带|村医|�
 # a living-place verb earlier in the same clause (我们住城西那边的金色家园)
 _CLAUSE_CUE = re.compile(r"(?:住在|家住|住|地址|住址|搬到|搬去|老家)[^，,。；;！？!?\n]{0,10}$")
 _HARD_STOP = frozenset("的了在去到从于是和与跟及或给被把对往就也还又再才已曾刚我你他她它您这那哪住")
-_ADDR_GATE = re.compile(r"[区县旗镇乡村庄寨屯路街巷州苑栋幢室座]|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
+_ADDR_GATE = re.compile(r"[区县旗镇乡村庄寨屯路街巷州苑栋幢室座]|大道|小区|社区|花园|家园|公寓|大厦|单元|号楼|邮编|\d-\d{1,2}-\d{3}")
 _ZH_NUM = r"[一二三四五六七八九十百零〇]"
 # building, unit and room written with dashes (6-1-901: building 6, unit 1, room 901), as addresses are
 # written on forms and parcels
@@ -604,8 +605,9 @@ def _addresses(t: str, out: list[_Found]) -> None:
             adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address (邵东市 + 回龙乡 is)
         if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
             raw, j = j, _left_boundary(t, s, j)
-            if _road_name(t, raw, s, level, raw == 0 or not _cjk(t[raw - 1])) and _HOUSE_NUMBER.match(t, e):
-                j = raw                               # 3.育才街208号: the whole name up to the field's edge
+            cut = max((i + 1 for i in range(raw, s) if t[i] in _ROAD_NAME_STOP), default=raw)
+            if _road_name(t, cut, s, level, cut > raw or raw == 0 or not _cjk(t[raw - 1])) and _HOUSE_NUMBER.match(t, e):
+                j = cut                               # 3.育才街208号, 在建设大道321号: the whole name up to the edge
             if level in (_ROAD, _DIST):
                 k = max(raw, s - (1 if level == _ROAD else 2))
                 if k < j and not any(c in _HARD_STOP for c in t[k:j]):

@@ -469,7 +469,7 @@ _RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|�
              r"姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|公公|婆婆|岳父|岳母|家属|患者|病人|收)")
 # what comes right after a person's name and after nothing else (the name ends where it starts)
 _PERSON_AFTER = re.compile(
-    r"(?=[\s（(,，的滴家陪一医大主教老您你推介收叔阿18+])(?:"      # the first characters of the marks: a fast test
+    r"(?=[\s（(,，的滴家陪一医大主教老您你推介收叔阿敬拜谨18+])(?:"      # the first characters of the marks: a fast test
     r"\s*[（(]\s*(?:" + _RELATION + r"\s*[,，、]?\s*)?(?:" + _AGE + r"|" + _RELATION + r")\s*[,，、)）]"
     r"|[,，]\s*" + _AGE + r"\s*[,，、;；)）]|[ \t]+" + _AGE + r"|(?:医生|大夫|主任|教授|老师)?(?:您好|你好)"
     r"|(?<=^.{2})(?:医生|大夫|主任|教授)(?=[，,])|(?<=^.{3})(?:医生|大夫|主任|教授)(?=[，,])"
@@ -478,7 +478,7 @@ _PERSON_AFTER = re.compile(
     r"|家属(?![院楼区])|\s*[（(]?收[)）]?(?=[\s，,。！!～~]|$)"
     r"|\s*(?:陪着|陪我|一起去|一起陪)"
     r"|\s*[（(]?\s*(?:\+?86[-\s]?|[（(]\+?86[)）]\s?)?1[3-9]\d[\d\s-]{8,11}(?!\d)"
-    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了))")
+    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)|敬上|拜上|谨上)")
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
@@ -736,6 +736,8 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
     if policy.city:
         _cued_short_places(t, out)
     _compounds_lived_in(t, out)
+    if " " in t:
+        _labelled_compounds(t, out)
     return out
 
 
@@ -857,14 +859,25 @@ def _cued_short_places(t: str, out: list[tuple[Span, bool]]) -> None:
 
 # a residential compound lived in, named without 小区 (住名门世家，, 住在春天里，, 住康桥华城，): a name the
 # dictionary does not hold or holds as a rare word (碧桂园), ending as compounds end, after 住/住在/家住
-_LIVE_IN = re.compile(r"(?:住在|家住|住)(?P<n>[\u4e00-\u9fff]{2,7}?)(?=[，,。；;！!？?\s]|的|那边|这边|附近|$)")
+_LIVE_IN = re.compile(r"(?:住在|家住|家在|住)(?P<n>[\u4e00-\u9fff]{2,7}?)(?=[，,。；;！!？?\s]|的|那边|这边|附近|$)")
 _COMPOUND_END = frozenset("园苑府城庭湾居阁轩邸里墅寓家院区舍岛街苑汇邦都景")
 _NOT_COMPOUND = frozenset("的我你他她自己别亲朋儿女父母爸妈哥姐弟妹了过着得不这那哪宾酒病医")
 _NOT_COMPOUND_FIRST = frozenset("院进几一两多在")
 
 
+# a parcel label: the compound, the recipient, the phone (碧桂园 查伟 178…, 地址发您：万科城 叶胜利 173…)
+_LABEL_COMPOUND = re.compile(r"(?:^|(?<=[:：\s\]】]))(?P<n>[\u4e00-\u9fff]{2,8})(?=[ \t]+[\u4e00-\u9fff]{2,4}[ \t]+[+(（]?\d)")
+
+
+def _labelled_compounds(t: str, out: list[tuple[Span, bool]]) -> None:
+    for m in _LABEL_COMPOUND.finditer(t):
+        name = m.group("n")
+        if name[-1] in _COMPOUND_END and not any(c in _NOT_COMPOUND for c in name) and word_frequency(name) < 20:
+            out.append((Span(*m.span("n"), "ADDRESS", DETECTOR), False))
+
+
 def _compounds_lived_in(t: str, out: list[tuple[Span, bool]]) -> None:
-    if "住" not in t:
+    if "住" not in t and "家在" not in t:
         return
     for m in _LIVE_IN.finditer(t):
         name = m.group("n")
@@ -991,8 +1004,9 @@ _LEVEL_HOSPITAL = re.compile(
 _ORDINAL_HOSPITAL = re.compile(r"第" + _ZH_ORD + r"{1,3}(?:人民|中医|附属)?医院")
 _NUMBERED_TAIL = re.compile(r"(?:大学)?(?:附属)?(?:第?" + _ZH_ORD + r"附院|附" + _ZH_ORD + r"院?|" + _ZH_ORD
                             + r"附院|" + _ZH_ORD + r"院|" + _ZH_ORD + r"医院)")
-_HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过)$")
-_HOSPITAL_CONTEXT_AFTER = re.compile(r"(?:看|查|做|住院|就诊|复查|复诊|挂号|挂|手术|医生|专家|大夫|教授|主任|"
+_HOSPITAL_CONTEXT_BEFORE = re.compile(r"(?:在|去|到|来|转|转到|转去|住|住在|送|送到|挂|找|是|就诊于|就诊|看过|去过|就诊地点[:：]|"
+                                      r"地点[:：]|医院[:：])\s*$")
+_HOSPITAL_CONTEXT_AFTER = re.compile(r"\s*(?:\d+号楼|检查报告|看|查|做|住院|就诊|复查|复诊|挂号|挂|手术|医生|专家|大夫|教授|主任|"
                                      r"的医生|的专家|的大夫|的教授|的主任|开的|拍的|确诊|诊断|治疗|那边|门诊|急诊|"
                                      r"出门诊|坐诊|检验报告|报告单|的片子|的报告|的检查|条码号|病案号|门诊ID|医保卡号|"
                                      r"就诊卡|[一二三四五六七八九]?[\u4e00-\u9fff]{0,3}(?:内|外|妇|儿|眼|骨|皮肤|口腔|耳鼻喉|"
@@ -1051,7 +1065,7 @@ def _hospital_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextP
             out.append(span)
     for k, tok in enumerate(toks):
         if tok.word in HOSPITAL_ABBREVIATIONS and len(tok.word) >= 2:
-            before = _HOSPITAL_CONTEXT_BEFORE.search(t[max(0, tok.start - 4):tok.start]) is not None
+            before = _HOSPITAL_CONTEXT_BEFORE.search(t[max(0, tok.start - 6):tok.start]) is not None
             after = _HOSPITAL_CONTEXT_AFTER.match(t, tok.end) is not None
             campus = _CAMPUS.match(t, tok.end)
             if before and after or (_cjk(tok.word[0]) or campus) and (before or after or campus):   # 301: both
