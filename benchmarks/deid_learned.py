@@ -33,16 +33,38 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from corpora.ours import LabelledSentence, generate_corpus, score_corpus  # benchmarks/ is sys.path[0]
-from deid_text import (CLUENER, DIALOGUES, cluener_report, flagged_share, held_out_corpus, leak_share,
+from deid_text import (CLUENER, DIALOGUES, cluener_corpus, cluener_report, flagged_share, held_out_corpus, leak_share,
                        real_dialogue_sentences, side_by_side, timed)
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
 from medrealmm.deid.text_consistency import spread_by_consultation
 from medrealmm.deid.text_detect import default_text_detector
-from medrealmm.deid.text_learned import LABELLED, LearnedDetector, train
+from medrealmm.deid.text_learned import LABELLED, MIN_CONFIDENCE, LearnedDetector, plausible_name, train
+from medrealmm.deid.text_rules import normalize
 
 TRAINING = ("ours", "consult_b", "consult_e")
 GRID = ((0.05, 0.01), (0.2, 0.05), (0.5, 0.1), (1.0, 0.5))
-DEFAULT_C = (0.2, 0.05)
+DEFAULT_C = (0.05, 0.01)
+SWEEP = tuple((check, conf) for check in (False, True) for conf in (0.0, 0.5, 0.7, 0.8, 0.9))
+"""Operating points tried on the leave-one-out folds: plausible_name on names or not, and the least
+marginal probability a span needs."""
+FOLD_PRECISION = 0.99
+"""The operating point is the loosest one whose union with the rules keeps this precision on every fold."""
+
+Scored = list[list[tuple[Span, float, bool]]]
+
+
+def scored(model: str | Path, texts: Sequence[str]) -> Scored:
+    """The model's raw spans per text with their confidence and whether a name looks like one."""
+    det = LearnedDetector(model, min_confidence=0.0, check_names=False)
+    out = []
+    for text in texts:
+        t = normalize(text)
+        out.append([(s, c, s.category != "NAME" or plausible_name(t, s.start, s.end)) for s, c in det.find_scored(text)])
+    return out
+
+
+def at(found: Scored, check: bool, conf: float) -> list[list[Span]]:
+    return [[s for s, c, ok in p if c >= conf and (ok or not check)] for p in found]
 
 
 def load(name: str, seed: int, n: int) -> list[LabelledSentence]:
@@ -139,26 +161,44 @@ def main() -> None:
     if args.c2 is not None:
         c2 = args.c2
 
+    check, min_conf = True, MIN_CONFIDENCE
     if args.logo:
         print(f"\nleave one generator out (train on the other two, seeds {args.train_seeds}; test on seed 0 of the "
-              f"third, {args.per_seed} messages; c1 {c1}, c2 {c2})")
+              f"third, {args.per_seed} messages; c1 {c1}, c2 {c2}); the rules were tuned on all three")
         data = {g: [examples(load(g, s, args.per_seed)) for s in args.train_seeds] for g in TRAINING}
         jobs = [([x for o in TRAINING if o != g for part in data[o] for x in part], str(tmp / f"logo_{g}.crfsuite"),
                  c1, c2, args.iterations) for g in TRAINING]
         default = default_text_detector()
+        folds = {}
         with ProcessPoolExecutor(args.workers) as pool:
             for g, (path, _cpu) in zip(TRAINING, pool.map(_fit, jobs), strict=True):
                 test = load(g, 0, args.per_seed)
                 texts = [s.text for s in test]
-                crf = LearnedDetector(path).detect(texts)
-                base = default.detect(texts)
-                union = [merge_spans([*a, *b]) for a, b in zip(base, crf, strict=True)]
-                line = [f"  held out {g}:"]
-                for name, preds in (("crf", crf), ("rules+stat", base), ("union", union)):
-                    sc = score_corpus(test, preds)
-                    line.append(f"    {name:10s} {learned_scores(test, preds)}; overall precision "
-                                f"{100 * sc.overall().precision:.2f}%; leaking {100 * leak_share(test, sc):.2f}%")
-                print("\n".join(line))
+                folds[g] = (test, default.detect(texts), scored(path, texts))
+        print("  " + " " * 26 + "".join(f"{g + ' leak%/prec%':>26s}" for g in TRAINING))
+        row = ["rules+stat"]
+        for g, (test, base, _found) in folds.items():
+            sc = score_corpus(test, base)
+            row.append(f"{100 * leak_share(test, sc):.2f} / {100 * sc.overall().precision:.2f}")
+        print(f"  {row[0]:26s}" + "".join(f"{v:>26s}" for v in row[1:]))
+        for g, (test, _base, found) in folds.items():
+            crf = at(found, False, 0.0)
+            print(f"  {'crf alone (raw), ' + g:26s} {learned_scores(test, crf)}")
+        chosen = None
+        for ck, cf in SWEEP:
+            row, ok = [], True
+            for _g, (test, base, found) in folds.items():
+                sc = score_corpus(test, [merge_spans([*a, *b]) for a, b in zip(base, at(found, ck, cf), strict=True)])
+                ok &= sc.overall().precision >= FOLD_PRECISION
+                row.append(f"{100 * leak_share(test, sc):.2f} / {100 * sc.overall().precision:.2f}")
+            label = f"union, names {'checked' if ck else 'raw'} conf>={cf}"
+            print(f"  {label:26s}" + "".join(f"{v:>26s}" for v in row))
+            if ok and chosen is None:
+                chosen = (ck, cf)
+        if chosen is not None:
+            check, min_conf = chosen
+        print(f"  operating point (loosest with union precision >= {100 * FOLD_PRECISION:.0f}% on every fold): "
+              f"names {'checked' if check else 'raw'}, confidence >= {min_conf}")
 
     # the final model: every training generator, every training seed
     if args.model:
@@ -172,16 +212,18 @@ def main() -> None:
               f"c1 {c1}, c2 {c2}, {args.iterations} iterations, {cpu:.0f} s CPU; "
               f"{Path(path).stat().st_size / 1e6:.2f} MB at {path}")
 
-    crf = LearnedDetector(model)
+    crf = LearnedDetector(model, min_confidence=min_conf, check_names=check)
+    raw = LearnedDetector(model, min_confidence=0.0, check_names=False)
     default = default_text_detector()
     default.detect(["预热：刘平，杭州"])
     crf.detect(["预热：刘平，杭州"])
-    union = union_detector(crf)
     loaded = held_out_corpus("consult_g", 0, args.consult_g)
     assert loaded is not None
     g, consultations = loaded
-    print(f"\nconsult_g (seed 0, {len(g)} messages, never trained on): a generator the model never saw")
-    detectors = {"crf": crf.detect, "rules+stat": default.detect, "union": union}
+    print(f"\nconsult_g (seed 0, {len(g)} messages, never trained on): a generator the model never saw "
+          f"(crf: names {'checked' if check else 'raw'}, confidence >= {min_conf}; -raw: every tagged span)")
+    detectors = {"crf": crf.detect, "crf-raw": raw.detect, "rules+stat": default.detect, "union": union_detector(crf),
+                 "union-raw": union_detector(raw)}
     if consultations is not None:
         for name in ("rules+stat", "union"):
             base = detectors[name]
@@ -196,12 +238,9 @@ def main() -> None:
                                 "rate": rate}
     side_by_side(results)
 
-    clue = None
-    from deid_text import cluener_corpus
-
     clue = cluener_corpus(CLUENER)
     clue_results = {}
-    for name in ("rules+stat", "union", "crf"):
+    for name in ("rules+stat", "union", "union-raw", "crf"):
         r = cluener_report(detectors[name], name, clue, 1)
         if r is not None:
             clue_results[f"cluener/{name}"] = r
@@ -209,7 +248,7 @@ def main() -> None:
         sents, dialogue = real_dialogue_sentences(DIALOGUES)
         print(f"\nreal dialogues ({DIALOGUES.name}, {len(sents)} sentences): masks per 1,000 sentences")
         shown: list[tuple[str, Span]] = []
-        for name in ("rules+stat", "union"):
+        for name in ("rules+stat", "union", "union-raw"):
             line, rate, masked = dialogue_masks(detectors[name], sents, dialogue)
             print(f"  {name:10s} {line} ({rate:,.0f} sentences/s)")
             if name == "union":

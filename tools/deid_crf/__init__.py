@@ -1,0 +1,1 @@
+"""Training of the learned text tagger (:mod:`medrealmm.deid.text_learned`) from the synthetic generators."""
