@@ -598,11 +598,7 @@ def _addresses(t: str, out: list[_Found]) -> None:
         raw_start = j
         while raw_start < s and t[raw_start] in _HARD_STOP:
             raw_start += 1
-        adjacent = bool(units) and (j == prev_end or j == prev_end + 1 and t[prev_end] == " ")   # 婺城区 滨江路
-        if adjacent and _left_boundary(t, s, j) > j and not _known_division(t[j:e]) and not (
-                level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s])) \
-                and not _road_name(t, j, s, level, units[-1].level < _COMP):
-            adjacent = False  # 728号 + 的话可以去市: a later place word is not part of the address (邵东市 + 回龙乡 is)
+        adjacent = _adjacent(t, units, prev_end, j, s, e, level)
         if not adjacent:  # cut at a stop word, but a road or district keeps a name of 1 or 2 characters
             raw, j = j, _left_boundary(t, s, j)
             cut = max((i + 1 for i in range(raw, s) if t[i] in _ROAD_NAME_STOP), default=raw)
@@ -651,6 +647,17 @@ def _addresses(t: str, out: list[_Found]) -> None:
 # characters that open village and town names (前郭村, 后刘村, 七里营村, 上岗村, 东关镇) and that the stop
 # list reads as words (前, 后, 里, 上, 下 …): taken back into the name when the cut left one or two characters
 _PLACE_PREFIX_CHARS = frozenset("前后上下东西南北中大小新老一二三四五六七八九十里回")
+
+
+def _adjacent(t: str, units: list[_Unit], prev_end: int, j: int, s: int, e: int, level: int) -> bool:
+    """Whether the unit named ``t[j:s]`` + suffix continues the previous one (touching or one space apart:
+    婺城区 滨江路), unless a stop word shows a later place word is no part of the address (728号 + 的话可以去市;
+    邵东市 + 回龙乡 and 儋州市 + 那大镇 are)."""
+    if not (units and (j == prev_end or j == prev_end + 1 and t[prev_end] == " ")):
+        return False
+    return not (_left_boundary(t, s, j) > j and not _known_division(t[j:e]) and not (
+        level in (_TOWN, _VILL) and s - j <= 4 and not any(c in _HARD_STOP for c in t[j:s]))
+        and not _road_name(t, j, s, level, units[-1].level < _COMP))
 
 
 # characters no road name holds (育才街, 府前街, 和平路 hold 才, 府, 和: words the stop list cuts at)

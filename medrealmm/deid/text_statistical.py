@@ -229,9 +229,17 @@ def name_score(t: str, start: int, end: int, *, tagged_person: bool, place: bool
         score -= math.log10(gfreq) / 2              # 高+水平, 黄+蓝光: a surname character before a word
     if _DISEASE_AFTER.match(t, end):
         return -9.0                                   # 马凡综合征, 唐氏: a disease named after a person is no person here
+    return score + _context_score(t, start, end)
+
+
+def _context_score(t: str, start: int, end: int) -> float:
+    """The words around a name candidate: -4 for a drug's (莫米松乳膏, 钠片（安必生）, 服用舒敏康), +1 for
+    each edge that goes with people (punctuation, 和/找 before, 的/说 or a title after), -1 before a word
+    that a title makes (当时医生)."""
+    score = 0.0
     if _DRUG_FORM_AFTER.match(t, end) or _DRUG_CONTEXT_AFTER.match(t, end) or _DRUG_BRAND.search(t, max(0, start - 3), start) \
             or _DRUG_VERB_BEFORE.search(t, max(0, start - 2), start):
-        score -= 4.0                                  # 莫米松乳膏, 钠片（安必生）, 服用舒敏康: a drug
+        score -= 4.0
     prev = t[start - 1] if start else ""
     if not prev or not _cjk(prev) or prev in NAME_LEFT or _NAME_LEFT_WORDS.search(t, max(0, start - 3), start) \
             or t[max(0, start - 2):start] in PERSON_VERBS:
