@@ -116,8 +116,7 @@ def consultation_terms(texts: Sequence[str], spans: Sequence[Sequence[Span]]) ->
     """Every form to spread, with its category (the first category a form was found with wins; a
     longer form is matched before a shorter one). Texts are compared normalised (full-width → ASCII)."""
     terms: dict[str, str] = {}
-    for text, found in zip(texts, spans, strict=True):
-        t = normalize(text)
+    for t, found in zip(map(normalize, texts), spans, strict=True):
         for s in found:
             if s.category not in SPREAD:
                 continue
@@ -144,14 +143,15 @@ def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> list[lis
     """The spans of one consultation's texts, plus a span (detector ``consult``) wherever a form of
     an identifier found in any of them recurs and is not already covered (one that overlaps a span
     found there merges with it: a detector that caught part of a name is completed)."""
-    terms = consultation_terms(texts, spans)
+    normalized = [normalize(t) for t in texts]
+    terms = consultation_terms(normalized, spans)      # normalising twice changes nothing
     if not terms:
         return [list(s) for s in spans]
     pattern = _pattern(terms)
     out: list[list[Span]] = []
     added = 0
-    for text, found in zip(texts, spans, strict=True):
-        extra = [Span(m.start(), m.end(), terms[m.group()], DETECTOR) for m in pattern.finditer(normalize(text))
+    for t, found in zip(normalized, spans, strict=True):
+        extra = [Span(m.start(), m.end(), terms[m.group()], DETECTOR) for m in pattern.finditer(t)
                  if not any(s.start <= m.start() and m.end() <= s.end for s in found)]   # a partial span grows
         added += len(extra)
         out.append(merge_spans([*found, *extra]) if extra else list(found))
