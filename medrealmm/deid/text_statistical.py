@@ -505,7 +505,7 @@ _NOT_PERSON = frozenset("""
 """.split())
 _TRANSLIT_CHARS = frozenset("阿依古丽买麦提热拉娜迪努尔艾力木吐逊明玉素甫帕祖菲亚再肯库班森伊哈合吾斯曼肉孜托克巴其格特乌兰"
                             "图雅琴额敦苏日仁高娃敖登勒宝音朝鲁那萨查干门达来布和德次卓玛桑梅朵多吉扎西旺堆瓦尼央金姆措平"
-                            "索朗洛强旦增顿珠普白边曲才让罗更久美仓决庆琼青根")
+                            "索朗洛强旦增顿珠普白边曲才让罗更久美仓决庆琼青根坦")
 
 
 def person_string(x: str, *, single: bool = False) -> bool:
@@ -562,10 +562,12 @@ def _label_names(t: str) -> list[Span]:
 _ROLE_NAME = re.compile(
     r"(?:村医|赤脚医生|卫生室的|科室秘书|秘书|助理|随访护士|护士|村里|姥姥|姥爷|外婆|外公|奶奶|爷爷|班主任|辅导员|导师|幼儿园|同桌|舍友|室友|闺蜜|邻居|楼下|隔壁|"
     r"拉长|班长|组长|工友|男朋友|女朋友|孩子爸爸|孩子妈妈|孩子他爸|孩子他妈|我爸|我妈|俺爸|俺妈|俺儿|我孙子|我孙女|"
-    r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|小姨|姐姐|哥哥|弟弟|妹妹|我家崽|儿子|女儿|闺女|我先生|"
+    r"外孙女|外孙|孙子|孙女|大宝|二宝|宝宝|老伴|老公|老婆|爱人|小姨|姐姐|哥哥|弟弟|妹妹|表哥|表姐|表弟|表妹|堂哥|堂姐|"
+    r"我家崽|儿子|女儿|闺女|我先生|"
     r"[Mm]y (?:mom|mother|dad|father|sister|brother|husband|wife|son|daughter) ?)"
     r"(?P<n>[\u4e00-\u9fff]{1,4}?)"
-    r"(?=老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|说|推荐|介绍|陪|非要|会|一直|让|在外|是在|也|要|带|建议|"
+    r"(?=老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|说|推荐|介绍|陪|非要|会|一直|让|在|也|要|带|建议|今年|家推|"
+    r"的(?![\u4e00-\u9fff])|"
     r"上周|昨天|今天|前天|走了|的检查|电话|[ \t，,。、！!？?]|\s*(?:\d{1,3}|[一二三四五六七八九十两])\s*(?:岁|个月|周岁))")
 _ROLE_TITLE_AFTER = re.compile(r"老师|医生|大夫|主任|院长|婶|奶奶|爷爷|大爷|哥|姐|叔|阿姨|会|[，,]\s*\+?\d")
 
@@ -578,7 +580,7 @@ def given_string(x: str, limit: int = 100) -> bool:
     if x in FOLK_GIVEN_NAMES:
         return True
     if x[0] == x[1]:
-        return x[0] not in _SLOT_STOP and word_frequency(x) < 100      # 糖糖, 豆豆: a pet name may be any character
+        return x[0] not in _PARTICLES and word_frequency(x) < 400      # 糖糖, 点点: a pet name may be any character
     if any(c in _SLOT_STOP or c in NOT_GIVEN for c in x):
         return False
     if x[0] in "小老阿":
@@ -592,7 +594,7 @@ def _role_names(t: str) -> list[Span]:
     for m in _ROLE_NAME.finditer(t):
         n = m.group("n")
         s, e = m.span("n")
-        if len(n) == 1:
+        if len(n) == 1 or n in COMPOUND_SURNAMES:    # 王 + 大姐, 欧阳 + 老师: a surname alone before a title
             ok = n in SURNAMES and n not in AMBIGUOUS_SURNAMES and _ROLE_TITLE_AFTER.match(t, e) is not None
         else:
             ok = person_string(n) or given_string(n)
@@ -605,7 +607,7 @@ def _role_names(t: str) -> list[Span]:
 # Dr. Huang, 助理Tony老师, 宝宝Jason)
 _LATIN_PERSON = re.compile(r"(?:\b[Mm]y (?:mom|mother|mum|dad|father|husband|wife|son|daughter|grandma|grandpa|"
                            r"grandmother|grandfather|sister|brother)|\bDr\.?|\bMr\.?|\bMrs\.?|\bMs\.?|"
-                           r"助理|护士|宝宝|孙子|孙女|儿子|女儿|老师|他叫|她叫|名叫)\s*(?P<n>[A-Z][a-z]{1,12}(?: [A-Z][a-z]{1,12})?)(?![A-Za-z])")
+                           r"助理|秘书|护士|宝宝|孙子|孙女|儿子|女儿|老师|他叫|她叫|名叫)\s*(?P<n>[A-Z][a-z]{1,12}(?: [A-Z][a-z]{1,12})?)(?![A-Za-z])")
 
 
 def _latin_persons(t: str) -> list[Span]:
@@ -763,6 +765,8 @@ def _short_form_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer, pol
                                                              or _HANDLE_AFTER.match(t, tok.end)):
         return None
     whole = Span(tok.start, tok.end, "ADDRESS", DETECTOR)
+    if policy.city and w in _ALL_SHORT() and _after_province_or_label(toks, k, gaz):
+        return whole                                  # 吉林 四平, 广东 东莞: even a short form that is a word
     if city and tok.tag in ("n", "j") and k > 0 and (
             gaz.level(toks[k - 1].word) == "province" or _PLACE_CUE.search(toks[k - 1].word)):
         return whole                                  # 河南 + 周口 (tagged a noun)
@@ -798,6 +802,13 @@ _CITY_WORDS = frozenset("日照 来宾 白杨 新星 仙桃".split())
 _PLACE_LABELS = frozenset("地区 地址 住址 籍贯 现居地 所在地 所在城市 城市 户籍".split())
 
 
+def _after_province_or_label(toks: Sequence[Token], k: int, gaz: Gazetteer) -> bool:
+    """Whether token ``k`` follows its province (河南 周口, a space between) or a place label (地区：)."""
+    j = k - 2 if k >= 2 and toks[k - 1].word == " " else k - 1
+    return j >= 0 and (gaz.level(toks[j].word) == "province" or toks[j].word in ("：", ":") and j > 0
+                       and toks[j - 1].word in _PLACE_LABELS)
+
+
 def _city_in_context(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> bool:
     if toks[k].word in _CITY_WORDS:
         return False
@@ -807,9 +818,7 @@ def _city_in_context(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer) -> b
     prev = toks[k - 1].word if k else ""
     if prev in _PLACE_PREP:
         return True
-    j = k - 2 if prev == " " else k - 1               # 河南 开封: after its province, a space between
-    if j >= 0 and (gaz.level(toks[j].word) == "province" or toks[j].word in ("：", ":") and j > 0
-                   and toks[j - 1].word in _PLACE_LABELS):
+    if _after_province_or_label(toks, k, gaz):
         return True
     after = toks[k + 2].word if k + 2 < len(toks) else ""
     return (not prev or not _cjk(prev[-1])) and nxt == "的" and (not after or not _cjk(after[0]))
