@@ -477,7 +477,7 @@ _RELATION = (r"(?:本人|我|爱人|妻子|丈夫|老公|老婆|老伴|父亲|�
              r"姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|公公|婆婆|岳父|岳母|家属|患者|病人|收)")
 # what comes right after a person's name and after nothing else (the name ends where it starts)
 _PERSON_AFTER = re.compile(
-    r"(?=[\s（(,，的滴家陪一医大主教老您你推介收叔阿敬拜谨18+])(?:"      # the first characters of the marks: a fast test
+    r"(?=[\s（(,，的滴家陪一医大主教老您你推介收叔阿敬拜谨按多18+])(?:"      # the first characters of the marks: a fast test
     r"\s*[（(]\s*(?:" + _RELATION + r"\s*[,，、]?\s*)?(?:" + _AGE + r"|" + _RELATION + r")\s*[,，、)）]"
     r"|[,，]\s*" + _AGE + r"\s*[,，、;；)）]|[ \t]+" + _AGE + r"|(?:医生|大夫|主任|教授|老师)?(?:您好|你好)"
     r"|(?<=^.{2})(?:医生|大夫|主任|教授)(?=[，,])|(?<=^.{3})(?:医生|大夫|主任|教授)(?=[，,])"
@@ -486,7 +486,8 @@ _PERSON_AFTER = re.compile(
     r"|家属(?![院楼区])|\s*[（(]?收[)）]?(?=[\s，,。！!～~]|$)"
     r"|\s*(?:陪着|陪我|一起去|一起陪)"
     r"|\s*[（(]?\s*(?:\+?86[-\s]?|[（(]\+?86[)）]\s?)?1[3-9]\d[\d\s-]{8,11}(?!\d)"
-    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)|敬上|拜上|谨上)")
+    r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)|敬上|拜上|谨上"
+    r"|(?P<addr>按时吃药|多保重|的(?:片子|单子|报告|检查单|化验单)(?:我)?看))")
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
 _PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
                            r"家属|病人|我是)\s*[:：]?\s*$")
@@ -538,6 +539,31 @@ _PARTICLES = frozenset("的了是在我你他她它这那吗呢吧啊呀说")
 _LABEL_TAIL = re.compile(r"(?:就行|就好|本人|叔叔|叔|阿姨|大爷|收|的|滴|医生|大夫|主任|教授|老师|护士|院长)$")
 
 
+# a form's name field as OCR reads it (姓名：张 志华, 送检医生： 刘晓 丽, 审核药师【萨仁□娃】, 转诊医生 海来阿木):
+# the label, then two to four characters with at most one space or unreadable mark inside
+_FORM_NAME = re.compile(r"(?:姓\s*名|患者姓名|交款人|送检医生|检\s*验\s*(?:医师|者)?|经治医师|转诊医生|审核药师|审\s*核|调配|"
+                        r"核对/发药|记录医师|谈话医师|医\s*师|医\s*生)(?:\s*[:：][ \t\u3000]*|[ \t\u3000]+)"
+                        r"(?P<n>[\u4e00-\u9fff](?:[ □]?[\u4e00-\u9fff]){1,3})(?=[ \t\u3000]{1,}|\s*[\n（(]|$)")
+
+
+def _form_names(t: str) -> list[Span]:
+    out = []
+    for m in _FORM_NAME.finditer(t):
+        n = m.group("n")
+        flat = n.replace(" ", "").replace("□", "")
+        if 2 <= len(flat) <= 4 and len(n) - len(flat) <= 1 and flat not in _NOT_PERSON \
+                and not any(c in _PARTICLES for c in flat) \
+                and (person_string(flat) or given_string(flat, 1000) or len(flat) == 3 and word_frequency(flat) == 0
+                     or all(c in _TRANSLIT_CHARS or c in _YI_CHARS for c in flat)):
+            out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    return out
+
+
+# characters of Yi names (海来阿木, 沙马拉毅, 吉克阿依, 阿西木呷, 俄底伍沙): clan name and given name in sound
+_FORM_GATE = re.compile(r"[名医检核配款]")
+_YI_CHARS = frozenset("海来阿木沙马拉毅吉克依西呷俄底伍曲比尔日果惹莫色子古体")
+
+
 def _label_names(t: str) -> list[Span]:
     """A name after a label or a role that ends its clause (see :data:`_NAME_LABEL`)."""
     out: list[Span] = []
@@ -580,7 +606,7 @@ def given_string(x: str, limit: int = 100) -> bool:
     if x in FOLK_GIVEN_NAMES:
         return True
     if x[0] == x[1]:
-        return x[0] not in _PARTICLES and word_frequency(x) < 400      # 糖糖, 点点: a pet name may be any character
+        return x[0] not in _PARTICLES and word_frequency(x) < max(400, limit)   # 糖糖, 点点: a pet name, any character
     if any(c in _SLOT_STOP or c in NOT_GIVEN for c in x):
         return False
     if x[0] in "小老阿":
@@ -638,9 +664,11 @@ def _slot_names(t: str) -> list[Span]:
             if s >= 0 and person_string(t[s:e]) and _left_edge(t, s):
                 out.append(Span(s, e, "NAME", DETECTOR))
                 break
-        else:                                         # 翠花你好，我是…: a given name greeted at the message's start
+        else:                                         # 翠花你好，我是…; 多多按时吃药: a given name the reply opens with
             s = e - 2
-            if s >= 0 and (s == 0 or t[s - 1] in "\n ]】") and t.startswith(("你好", "您好"), e) and given_string(t[s:e], 1000):
+            if s >= 0 and (s == 0 or t[s - 1] in "\n ]】" or t[max(0, s - 4):s] in ("不客气，", "不客气,")) \
+                    and (t.startswith(("你好", "您好"), e) or m.group("addr")) \
+                    and (given_string(t[s:e], 5000) or person_string(t[s:e])):
                 out.append(Span(s, e, "NAME", DETECTOR))
     for m in _SEE_TITLE.finditer(t):
         if person_string(m.group("n"), single=True):
@@ -648,6 +676,7 @@ def _slot_names(t: str) -> list[Span]:
     for m in _DEPT_SIGNATURE.finditer(t):
         if person_string(m.group("n")):
             out.append(Span(*m.span("n"), "NAME", DETECTOR))
+    out += _form_names(t) if _FORM_GATE.search(t) else []
     return out + _label_names(t) + _role_names(t) + _latin_persons(t)
 
 
