@@ -291,6 +291,30 @@ def test_pipeline_pads_clips_batches_and_logs_no_text(caplog):
     assert "boxes {'NAME': 1}" in caplog.text
 
 
+class _Failing:
+    name = "failing"
+
+    def detect(self, images):
+        raise RuntimeError("detector broke")
+
+
+def test_pipeline_overlap_same_boxes_and_helper_errors_stop_the_batch():
+    """Detectors after the first run on a helper thread (overlap): same boxes and order as one after
+    the other, and an error on the helper thread still stops the batch."""
+    buf = io.BytesIO()
+    _picture(30, 20).save(buf, "PNG")
+    first = _Stub([[Box(1, 1, 5, 5, "NAME", "stub")]])
+    second = _Stub([[Box(10, 10, 14, 14, "QR", "stub")]])
+    seq = ImagePipeline([first, second], pad=0, overlap=False).process([buf.getvalue()])
+    ovl = ImagePipeline([first, second], pad=0, overlap=True).process([buf.getvalue()])
+    assert seq[0].boxes == ovl[0].boxes == [Box(1, 1, 5, 5, "NAME", "stub"), Box(10, 10, 14, 14, "QR", "stub")]
+    assert (seq[0].image == ovl[0].image).all()
+    with pytest.raises(RuntimeError, match="detector broke"):
+        ImagePipeline([first, _Failing()], pad=0, overlap=True).process([buf.getvalue()])
+    with pytest.raises(RuntimeError, match="detector broke"):
+        ImagePipeline([_Failing(), second], pad=0, overlap=True).process([buf.getvalue()])
+
+
 def test_make_detector_rejects_unknown_kind_and_keys():
     with pytest.raises(ValueError, match="unknown image detector kind"):
         make_detector({"kind": "nope"})

@@ -135,10 +135,14 @@ class OcrModels:
         return list(self.cls(crops).cls_res)
 
     def recognise(self, crops: list[np.ndarray], batch: int, min_width: int) -> list[Recognition]:
-        """Batched CTC recognition, widths sorted so a batch pads little; keeps character positions."""
+        """Batched CTC recognition, widths sorted so a batch pads little; keeps character positions.
+
+        Batches go to the workers widest first: the last batches to start are then the cheapest, and
+        no worker is left alone with a wide batch at the end (the batches themselves, and so the text,
+        are the same as in ascending order)."""
         out: list[Recognition] = [("", 0.0, np.zeros(0))] * len(crops)
         order = np.argsort([c.shape[1] for c in crops], kind="stable")
-        batches = [order[b0:b0 + batch] for b0 in range(0, len(order), batch)]
+        batches = [order[b0:b0 + batch] for b0 in range(0, len(order), batch)][::-1]
         results = self._map(lambda ix: self._recognise_batch(crops, ix, min_width), batches)
         for idx, res in zip(batches, results, strict=True):
             for i, r in zip(idx, res, strict=True):

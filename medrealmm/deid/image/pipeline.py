@@ -62,16 +62,18 @@ class ImagePipeline:
     (a quad along its own edges, a rectangle along x and y).
 
     ``progress``: a tqdm bar over images (None: only for ``progress_min`` images or more).
+    ``overlap``: run the other detectors on a helper thread while the first one (put the OCR first) runs.
     """
 
     def __init__(self, detectors: Sequence[ImageDetector], pad: int = 4, *, batch_size: int = 8,
-                 progress: bool | None = None, progress_min: int = 20) -> None:
+                 progress: bool | None = None, progress_min: int = 20, overlap: bool = True) -> None:
         if pad < 0:
             raise ValueError(f"pad must be >= 0, got {pad}")
         self.detectors = list(detectors)
         self.pad = int(pad)
         self.batch_size = max(1, int(batch_size))
         self.progress, self.progress_min = progress, int(progress_min)
+        self.overlap = bool(overlap)
 
     # -------------------------------------------------------------------------------------------
 
@@ -140,15 +142,30 @@ class ImagePipeline:
         return mask_boxes(image, boxes), boxes
 
     def _detect(self, arrays: Sequence[np.ndarray], timings: list[dict[str, float]]) -> list[list[Box]]:
-        """Each detector over the whole batch; per-image seconds added to ``timings``."""
+        """Each detector over the whole batch; per-image seconds added to ``timings``.
+
+        With ``overlap``, the detectors after the first (codes, faces: OpenCV, which releases the GIL)
+        run on a helper thread while the first (OCR) runs here, so they fill the cores the OCR leaves
+        idle (its page barrier, its last recognition batch, its rules) instead of running after it.
+        Results and their order are the same either way; an error in any detector still stops the batch."""
+        runs: list[tuple[list[list[Box]], float, Any]] = []
+        rest = self.detectors[1:]
+        if self.overlap and rest:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(1, thread_name_prefix="deid-det") as pool:
+                fut = pool.submit(lambda: [self._run(det, arrays) for det in rest])
+                try:
+                    runs.append(self._run(self.detectors[0], arrays))
+                finally:
+                    others = fut.result()          # waits; re-raises a helper-thread error
+                runs += others
+        else:
+            runs = [self._run(det, arrays) for det in self.detectors]
         found: list[list[Box]] = [[] for _ in arrays]
-        for det in self.detectors:
-            t0 = time.perf_counter()
-            boxes = det.detect(arrays)
-            elapsed = time.perf_counter() - t0
+        for det, (boxes, elapsed, per_image) in zip(self.detectors, runs, strict=True):
             if len(boxes) != len(arrays):
                 raise RuntimeError(f"detector {det.name!r} returned {len(boxes)} results for {len(arrays)} images")
-            per_image = getattr(det, "last_timings", None)
             for i, bs in enumerate(boxes):
                 found[i].extend(bs)
                 if isinstance(per_image, list) and len(per_image) == len(arrays):
@@ -157,6 +174,15 @@ class ImagePipeline:
                 else:
                     timings[i][det.name] = timings[i].get(det.name, 0.0) + elapsed / len(arrays)
         return found
+
+    @staticmethod
+    def _run(det: ImageDetector, arrays: Sequence[np.ndarray]) -> tuple[list[list[Box]], float, Any]:
+        """One detector over the batch: its boxes, its seconds, and its per-image timings if it keeps them."""
+        t0 = time.perf_counter()
+        boxes = det.detect(arrays)
+        elapsed = time.perf_counter() - t0
+        per_image = getattr(det, "last_timings", None)
+        return boxes, elapsed, list(per_image) if isinstance(per_image, list) else None
 
     # -------------------------------------------------------------------------------------------
 
