@@ -238,7 +238,7 @@ _DATE_ANCHORED = re.compile(
 # date word after it (11/9那天, 5.12复查) with nothing before it that makes it a value (血糖6.8开始 stays).
 _DATE_CONTEXT = re.compile(
     r"(?<![\d.\-/A-Za-z])" + _M + r"[./-]" + _D + r"(?![\d./%])(?:(?P<day>\s*[号日](?![常均间子期程]))|(?=\s*(?:那天|当天|这天|"
-    r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|"
+    r"那日|当日|早上|上午|中午|下午|晚上|凌晨|夜里|入院|出院|住院|手术|复查|复诊|就诊|开始|发病|发烧|发热|体检|检查|抽血|来复查|来复诊|"
     r"做的|去的|来的|产检|生的|出生|开的|拍的|查的|来月经|月经|打的|吃的|发的|发病|病的|住的|走的|那次|之后|以后|前后|左右)))")
 # a bare M.D or M/D right after a word that asks for a date (复查是3/15, 手术定在6.18, 预约在11.9): a date,
 # unless a unit or more digits follow (复查6.5mmol/L stays a value)
@@ -265,7 +265,7 @@ _DAY_ONLY = re.compile(
 _COMPACT_CONTEXT = re.compile(r"(?<!\d)(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)(?=\s*(?:那天|当天|入院|"
                               r"出院|手术|复查|复诊|就诊|开始|体检|检查|抽血|出生|生的|做的|的检查|的报告|的化验|"
                               r"因|住的院|住院|起|发病|于|查出|确诊|诊断|发现|生的|去|在|回|的片子|那次))")
-_DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年节]|那天|日期|周[一二三四五六日天]|"
+_DATE_BEFORE = re.compile(r"(?:[\s,，。;；:：、(（在于从自到至和及~我他她您你们年节]|那天|日期|写的|预约|周[一二三四五六日天]|"
                           r"礼拜[一二三四五六日天]|星期[一二三四五六日天])$")
 
 _HOSP_SUFFIX = re.compile(
@@ -518,6 +518,40 @@ def _web(t: str, out: list[_Found]) -> None:
                 out.append(_Found(s, e, "URL"))
 
 
+# a date after its label as OCR reads a form (入院日期：Z0 23年04月1Z日, 报告日朗:2025. 06.07, 采集时间2024.11. 14):
+# digits read as look-alike letters (Z 2, O/o 0, l/I 1, S 5, B 8, g 9, D 0) and stray spaces or line breaks
+_OCR_DIGIT = r"[0-9OoIlZSBgD]"
+_DATE_OCR = re.compile(r"(?:日期|日朗|曰期|曰朗|□期|时间|日 期)\s*[:：.]?\s*(?P<v>[0-9Z2](?:[ \n]?" + _OCR_DIGIT + r"){3}"
+                       r"(?:[ \n]?(?:" + _OCR_DIGIT + r"|[年月./\-]|日(?=\s|$))){3,12})")
+
+
+_OCR_TO_DIGIT = str.maketrans("OoIlZSBgD", "001125890")
+_COMPLETE_DATE = re.compile(r"\d{4}\D{1,3}\d{1,2}\D{1,3}\d{1,2}\D?|\d{8}|.*日")
+
+
+def _whole_date(v: str) -> str:
+    """``v`` up to the end of its date: a space after a complete date ends it (2024.11. 14 17:48,
+    20231227 2010年: what follows is a time or another value)."""
+    for i, c in enumerate(v):
+        if c in " \n" and _COMPLETE_DATE.fullmatch(v[:i].translate(_OCR_TO_DIGIT).replace(" ", "").replace("\n", "")):
+            return v[:i]
+    return v
+
+
+def _ocr_dates(t: str, out: list[_Found]) -> None:
+    for m in _DATE_OCR.finditer(t):
+        v = _whole_date(m.group("v")).rstrip(" \n./-")
+        s = m.start("v")
+        e = s + len(v)
+        if sum(c.isdigit() for c in v) < 4 or v.count("\n") > 3:
+            continue
+        inside = [f for f in out if f.start < e and s < f.end]
+        if all(f.category == "DATE" and s <= f.start and f.end <= e for f in inside):
+            for f in inside:                          # a part the date shapes read (23年04月1) gives way to the whole
+                out.remove(f)
+            out.append(_Found(s, e, "DATE"))
+
+
 def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True) -> None:
     for m in _DATES.finditer(t):
         s, e = m.span()
@@ -525,6 +559,8 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
         if not year_month and not re.search(r"[日号初廿]|\d[-/.]\d+[-/.]\d", g):
             continue
         out.append(_Found(s, e, "DATE"))
+    if "期" in t or "时间" in t or "日朗" in t:
+        _ocr_dates(t, out)
     if _ALPHA.search(t):                        # Nov 5, 2023; 5 Nov 2023
         out.extend(_Found(*m.span(), "DATE") for m in _DATE_EN.finditer(t))
     for m in _DATE_ANCHORED.finditer(t):
