@@ -5,13 +5,15 @@ HOSPITAL) is trained on the training generators only — ``ours`` (benchmarks/co
 consult_e, on seeds other than the reported seed 0 — and measured on consult_g (seed 0), a generator it
 never saw, side by side:
 
-- ``crf``: the CRF alone;
+- ``crf``: the CRF alone at its operating point (names checked by :func:`~medrealmm.deid.text_learned.plausible_name`,
+  spans kept at a least marginal confidence); ``crf-raw``: every span it tags;
 - ``rules+stat``: :func:`medrealmm.deid.detect_text` alone (the stage's default);
-- ``union``: the spans of both merged (:func:`medrealmm.deid.spans.merge_spans`);
-- the same two with the consultation pass (``+consult``), as the stage runs on consultations.
+- ``union`` / ``union-raw``: the spans of rules+stat and the CRF merged (:func:`medrealmm.deid.spans.merge_spans`);
+- ``+consult``: with the consultation pass, as the stage runs on consultations.
 
 Also: c1/c2 chosen on a split of the training generators (train on ours + consult_b, score on consult_e;
-never on consult_g), a leave-one-generator-out check among the training generators, CLUENER2020 dev
+never on consult_g), a leave-one-generator-out check among the training generators that also sweeps the
+operating point and picks it (``--logo``; otherwise the module's defaults), CLUENER2020 dev
 (NAME/ADDRESS recall, non-personal entities masked) and masks per 1,000 real dialogue sentences
 (CMtMedQA) for rules+stat and the union, and messages per second of process CPU time (one core).
 
@@ -144,7 +146,7 @@ def main() -> None:
         best = (-1.0, DEFAULT_C)
         with ProcessPoolExecutor(args.workers) as pool:
             for (a, b), (path, cpu) in zip(GRID, pool.map(_fit, jobs), strict=True):
-                preds = LearnedDetector(path).detect([s.text for s in val])
+                preds = LearnedDetector(path, min_confidence=0.0, check_names=False).detect([s.text for s in val])
                 sc = score_corpus(val, preds)
                 gold = sum(sc.categories[c].gold for c in LABELLED)
                 rec = sum(sc.categories[c].masked for c in LABELLED) / gold

@@ -12,6 +12,10 @@ character by things that carry over to unseen strings: the character and its nei
 class, surname / given-name lexicon membership (:mod:`medrealmm.deid.text_lexicons`), jieba's word
 boundary and part-of-speech tag, gazetteer membership (:mod:`medrealmm.deid.text_gazetteer`) and
 the distance to cue words. The model file is loaded lazily on first use; nothing here logs text.
+
+The features read the lexicons, the gazetteer and jieba as they are now: when those change, the shipped
+model still loads and runs, but retrain it (``python -m tools.deid_crf.train --out DEFAULT_MODEL``) so that
+training and inference see the same features again.
 """
 
 from __future__ import annotations
