@@ -752,14 +752,16 @@ def _place_spans(t: str, toks: Sequence[Token], gaz: Gazetteer, policy: TextPoli
                     out.append((Span(end - length, end, "ADDRESS", DETECTOR), False))
                 break
     # short forms the tagger reads as proper nouns (杭州, 萧山), towns, villages and roads
+    shorts = _ALL_SHORT()
     for k, tok in enumerate(toks):
         w = tok.word
         if not _cjk(w[0]):
             continue
-        short = _short_form_place(t, toks, k, gaz, policy, out)
-        if short is not None:
-            out.append((short, True))
-            continue
+        if len(w) >= 2 and (w in shorts or w[-1] == "人"):      # a fast test: most words name no place
+            short = _short_form_place(t, toks, k, gaz, policy, out)
+            if short is not None:
+                out.append((short, True))
+                continue
         span = _suffixed_place(t, toks, k, gaz) if w[-1] in _PLACE_LAST else None
         if span is not None:
             # a town or village whose suffix sits inside the word (张江镇, 王庄村) is a place, whatever a
@@ -787,8 +789,8 @@ def _short_form_place(t: str, toks: Sequence[Token], k: int, gaz: Gazetteer, pol
     (桂林西瓜霜) or a handle after a misspelt 微信 (威信wxid_…)."""
     tok = toks[k]
     w = tok.word
-    if len(w) < 2:
-        return None
+    if len(w) < 2 or not (w in _ALL_SHORT() or w in gaz.district_short or w[-1] == "人"):
+        return None                                   # most words: no place at all (a fast test)
     city = w in gaz.city_short and policy.city
     if (w in gaz.city_short or w in gaz.district_short) and (_PRODUCT_AFTER.match(t, tok.end)
                                                              or _HANDLE_AFTER.match(t, tok.end)):
