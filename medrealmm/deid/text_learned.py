@@ -104,32 +104,25 @@ def _tokens(text: str) -> list[tuple[int, int, str, str]]:
     return [(t.start, t.end, t.word, t.tag) for t in tokens(text)]
 
 
-def char_features(text: str) -> list[list[str]]:
-    """One list of string features per character of ``text`` (after width normalisation).
-
-    Used by training and inference alike, so a model never sees features built another way."""
-    t = normalize(text)
-    n = len(t)
-    if n == 0:
-        return []
-    shapes = [_shape(c) for c in t]
-    classes = [_char_class(c) for c in t]
-    pad = ["<s>", "<s>", *shapes, "</s>", "</s>"]
-
-    # jieba: the position of the character in its word, the word's tag and length
-    seg: list[tuple[str, str, str]] = [("S", "x", "1")] * n
-    for s, e, word, tag in _tokens(t):
+def _segments(t: str) -> list[tuple[str, str, str]]:
+    """jieba per character: its position in its word (B/M/E/S), the word's tag, the word's length (max 4)."""
+    seg: list[tuple[str, str, str]] = [("S", "x", "1")] * len(t)
+    for s, e, _word, tag in _tokens(t):
         ln = str(min(e - s, 4))
         if e - s == 1:
             seg[s] = ("S", tag, ln)
-        else:
-            seg[s] = ("B", tag, ln)
-            for k in range(s + 1, e - 1):
-                seg[k] = ("M", tag, ln)
-            seg[e - 1] = ("E", tag, ln)
+            continue
+        seg[s] = ("B", tag, ln)
+        for k in range(s + 1, e - 1):
+            seg[k] = ("M", tag, ln)
+        seg[e - 1] = ("E", tag, ln)
+    return seg
 
-    # gazetteer: the longest place name starting at each character marks the characters it covers
+
+def _gazetteer_marks(t: str, classes: Sequence[str]) -> list[str | None]:
+    """B/I + level over the longest gazetteer name starting at each Han character, left to right."""
     gaz, longest = _places()
+    n = len(t)
     gz: list[str | None] = [None] * n
     i = 0
     while i < n:
@@ -144,8 +137,12 @@ def char_features(text: str) -> list[list[str]]:
                     hit = size
                     break
         i += hit or 1
+    return gz
 
-    # cues: distance to the nearest cue on its side
+
+def _cue_marks(t: str) -> list[list[str]]:
+    """Per character, the cues within :data:`_MAX_CUE` characters on their side, with the distance."""
+    n = len(t)
     cue_feats: list[list[str]] = [[] for _ in range(n)]
     for name, rx in _CUES.items():
         left = name in _LEFT
@@ -154,6 +151,23 @@ def char_features(text: str) -> list[list[str]]:
             for k in rng:
                 d = k - m.end() + 1 if left else m.start() - k
                 cue_feats[k].append(f"{name}{d}")
+    return cue_feats
+
+
+def char_features(text: str) -> list[list[str]]:
+    """One list of string features per character of ``text`` (after width normalisation).
+
+    Used by training and inference alike, so a model never sees features built another way."""
+    t = normalize(text)
+    n = len(t)
+    if n == 0:
+        return []
+    shapes = [_shape(c) for c in t]
+    classes = [_char_class(c) for c in t]
+    pad = ["<s>", "<s>", *shapes, "</s>", "</s>"]
+    seg = _segments(t)
+    gz = _gazetteer_marks(t, classes)
+    cue_feats = _cue_marks(t)
 
     out: list[list[str]] = []
     for i in range(n):
