@@ -992,6 +992,8 @@ def _dot_names(t: str, out: list[_Found]) -> None:
             s += 1
         first_dot = next(i for i in range(s, e) if t[i] in "·•・")
         last_dot = max(i for i in range(s, e) if t[i] in "·•・")
+        if t.rfind("《", 0, s) > t.rfind("》", 0, s):
+            continue                                  # 《一代宗师·叶问》: inside a title, a work's name
         cut = next((i for i in range(last_dot + 1, e) if t[i] in _DOT_NAME_STOP), e)   # 阿不都 keeps its 不
         e = cut
         if first_dot - s >= 2 and e - last_dot > 2 and not _overlaps(out, s, e):
