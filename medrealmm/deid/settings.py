@@ -189,6 +189,8 @@ class TextSettings(Settings):
     rules: bool = True
     statistical: bool = True
     consistency: bool = True
+    learned: bool = False
+    learned_model: str | None = None
     workers: int = Field(default=1, ge=1)
     agent: bool = False
     agent_chunk_size: int = Field(default=64, ge=1)

@@ -17,6 +17,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from medrealmm.deid.settings import TextSettings
@@ -37,6 +38,7 @@ class TextDetector:
     rules: Any | None                 # RuleDetector (or anything with .find)
     statistical: Any | None           # StatisticalDetector
     policy: TextPolicy
+    learned: Any | None = None        # LearnedDetector (deid.text.learned: the CRF, off by default)
 
     def find(self, text: str) -> list[Span]:
         """Merged, sorted spans of every identifier the enabled detectors find in ``text``."""
@@ -47,6 +49,8 @@ class TextDetector:
             spans += self.rules.find(text)
         if self.statistical is not None:
             spans += self.statistical.find(text)
+        if self.learned is not None:
+            spans += self.learned.find(text)
         merged = _join_touching_places(merge_spans(_places_over_names(spans)))
         if not self.policy.staff_names:
             merged = self._drop_staff_names(text, merged)
@@ -86,8 +90,8 @@ def _join_touching_places(spans: list[Span]) -> list[Span]:
 
 
 def build_text_detector(text_cfg: TextSettings | Mapping[str, Any] | None = None) -> TextDetector:
-    """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``policy``); with no
-    config, the defaults: rules and statistical layer on, the documented policy."""
+    """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``learned``, ``policy``);
+    with no config, the defaults: rules and statistical layer on, the documented policy."""
     text = TextSettings.of(text_cfg, "deid.text")
     policy = text.policy
     rules = RuleDetector(year_month=policy.year_month, cueless_dates=policy.cueless_dates) if text.rules else None
@@ -96,7 +100,16 @@ def build_text_detector(text_cfg: TextSettings | Mapping[str, Any] | None = None
         from medrealmm.deid.text_statistical import StatisticalDetector
 
         statistical = StatisticalDetector(policy=policy)
-    return TextDetector(rules, statistical, policy)
+    learned = None
+    if text.learned:
+        from medrealmm.deid.text_learned import DEFAULT_MODEL, LearnedDetector
+
+        model = Path(text.learned_model or DEFAULT_MODEL)
+        if not model.is_file():
+            raise ValueError(f"learned_model: no CRF model at {model} (python -m tools.deid_crf.train --out PATH "
+                             "writes one; null uses the shipped one)")
+        learned = LearnedDetector(model)
+    return TextDetector(rules, statistical, policy, learned)
 
 
 def default_text_config() -> dict[str, Any]:
