@@ -446,7 +446,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=0)
     for cname in (*HELD_OUT, *DEV):
-        ap.add_argument(f"--{cname.replace('_', '-')}", type=int, default=0 if cname == "consult_h" else 3000,
+        ap.add_argument(f"--{cname.replace('_', '-')}", type=int, default=3000,
                         help=f"messages from the "
                         f"{'held-out' if cname in HELD_OUT else 'development'} generator {cname} (0: skip it)")
     ap.add_argument("--dump-dev", type=Path, help="write the misses and false positives of the development corpora "
