@@ -199,8 +199,12 @@ def main() -> None:
                 chosen = (ck, cf)
         if chosen is not None:
             check, min_conf = chosen
-        print(f"  operating point (loosest with union precision >= {100 * FOLD_PRECISION:.0f}% on every fold): "
-              f"names {'checked' if check else 'raw'}, confidence >= {min_conf}")
+            print(f"  operating point (loosest with union precision >= {100 * FOLD_PRECISION:.0f}% on every fold): "
+                  f"names {'checked' if check else 'raw'}, confidence >= {min_conf}")
+        else:
+            check, min_conf = SWEEP[-1]
+            print(f"  no operating point keeps union precision >= {100 * FOLD_PRECISION:.0f}% on every fold: the "
+                  f"strictest tried (names checked, confidence >= {min_conf})")
 
     # the final model: every training generator, every training seed
     if args.model:
