@@ -7,13 +7,15 @@ shipped model must load and find a name with no cue word; training is determinis
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 pytest.importorskip("pycrfsuite")
 pytest.importorskip("faker")
 
 from medrealmm.deid.text_learned import (DEFAULT_MODEL, LearnedDetector, bio_labels, char_features, decode,
-                                         plausible_name, train)
+                                         feature_inputs_digest, inputs_file, plausible_name, train)
 from tools.deid_crf.train import training_examples
 
 
@@ -95,3 +97,20 @@ def test_shipped_model_finds_a_cueless_name():
     assert ("NAME", "刘建军") in _found(det, text)
     assert det.detect(["", "ok"]) == [[], []]
     assert all(s.detector == "crf" for s in det.find(text))
+
+
+def test_shipped_model_was_trained_on_todays_features():
+    """Editing the lexicons, the gazetteer, the cue words or the feature code changes what the model sees:
+    retrain it (python -m tools.deid_crf.train --out medrealmm/deid/models/text_crf.crfsuite)."""
+    stored = inputs_file(DEFAULT_MODEL).read_text(encoding="utf-8").strip()
+    assert stored == feature_inputs_digest(), "retrain the shipped CRF: its features' inputs changed"
+
+
+def test_a_model_trained_on_other_features_warns_and_still_runs(small_model, tmp_path, caplog):
+    assert inputs_file(small_model).read_text(encoding="utf-8").strip() == feature_inputs_digest()
+    stale = tmp_path / "stale.crfsuite"
+    stale.write_bytes(small_model.read_bytes())
+    inputs_file(stale).write_text("0" * 64 + "\n", encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="medrealmm.deid.text_learned"):
+        LearnedDetector(stale).find("王芳来了")
+    assert "retrain it" in caplog.text and "王芳" not in caplog.text

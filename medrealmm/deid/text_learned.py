@@ -279,6 +279,12 @@ class LearnedDetector:
             tagger = pycrfsuite.Tagger()
             tagger.open(str(self.model_path))
             self._tagger = tagger
+            stored = inputs_file(self.model_path)
+            if not stored.is_file() or stored.read_text(encoding="utf-8").strip() != feature_inputs_digest():
+                log.warning("the CRF model %s was trained on other features than today's (the lexicons, the "
+                            "gazetteer, the cue words, the feature code or rjieba changed, or %s is missing): "
+                            "retrain it with python -m tools.deid_crf.train --out %s", self.model_path,
+                            stored.name, self.model_path)
         return self._tagger
 
     def find(self, text: str) -> list[Span]:
@@ -317,4 +323,29 @@ def train(examples: Iterable[tuple[str, Sequence[tuple[int, int, str]]]], out: s
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     trainer.train(str(out))
+    inputs_file(out).write_text(feature_inputs_digest() + "\n", encoding="utf-8")
     return out
+
+
+def inputs_file(model: str | Path) -> Path:
+    """Where the digest of the features' inputs a model was trained with is kept (beside the model)."""
+    return Path(f"{model}.inputs")
+
+
+def feature_inputs_digest() -> str:
+    """sha256 of everything the features read besides the text: the lexicons, the gazetteer's names, the
+    cue patterns, the feature functions' code and the segmenter's version. Written beside a model when it
+    is trained; a model whose digest differs from today's was trained on other features (retrain it)."""
+    import hashlib
+    import inspect
+    import json
+    from importlib.metadata import version
+
+    lexicons = {"before_title": BEFORE_TITLE_WORDS, "common_surnames": COMMON_SURNAMES, "common_words": COMMON_WORDS,
+                "compound": COMPOUND_SURNAMES, "given": GIVEN_NAME_CHARS, "hospitals": HOSPITAL_ABBREVIATIONS,
+                "stop": STOP_CHARS, "surnames": SURNAMES}
+    code = [inspect.getsource(f) for f in (_char_class, _shape, _places, _tokens, _segments, _gazetteer_marks,
+                                           _cue_marks, char_features)]
+    parts = {"lexicons": {k: sorted(v) for k, v in lexicons.items()}, "places": sorted(_places()[0].items()),
+             "cues": {k: p.pattern for k, p in _CUES.items()}, "code": code, "rjieba": version("rjieba")}
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
