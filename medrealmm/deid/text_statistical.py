@@ -489,8 +489,10 @@ _PERSON_AFTER = re.compile(
     r"|(?:医生|主任|教授)团队|(?:推荐|介绍)(?:的|我|了)|敬上|拜上|谨上"
     r"|(?P<addr>按时吃药|多保重|的(?:片子|单子|报告|检查单|化验单)(?:我)?看))")
 # a label or a verb of seeing before a person (收件人买买提, 备注柴铁柱, 代问：于坤, 见高山主任)
-_PERSON_LABEL = re.compile(r"(?:收件人|收货人|联系人|就诊人|陪诊人|代问|备注|账号是|验证消息写|名字是|送检医生|管床的是|"
-                           r"家属|病人|我是)\s*[:：]?\s*$")
+_FIELD_LABELS = r"家属|备注|代问|联系人|送检医生|收件人|收货人|名字是|账号是|验证消息写|病人"
+"""Field labels a person's name follows (收件人：, 备注, 代问：): both the left edge of a person slot
+(:data:`_PERSON_LABEL`) and a name after its label (:data:`_NAME_LABEL`) read them."""
+_PERSON_LABEL = re.compile(r"(?:" + _FIELD_LABELS + r"|就诊人|陪诊人|管床的是|我是)\s*[:：]?\s*$")
 _SEE_TITLE = re.compile(r"(?:(?<![寻查])找|见|约|挂[的滴]?|联系|问问|科的|转给)(?P<n>[\u4e00-\u9fff]{1,4}?)(?:[的滴]号|副主任医师|主任医师|住院医师|主治医师|副主任|院长|"
                         r"副教授|主任|教授|医生|大夫|医师|老师|护士长|护士)")
 _DEPT_SIGNATURE = re.compile(r"(?:科[ \t]*|——\s*)(?P<n>[\u4e00-\u9fff]{2,4})(?=[ \t]*(?:\n|$))")
@@ -531,7 +533,7 @@ def person_string(x: str, *, single: bool = False) -> bool:
 
 # a label or a role right before a name, the name then running to the clause's end (家属韩有才, 备注：邱秋菊,
 # 信息如下：马来福 证件号…, 随访护士胡蝶，, 找宇文刚就行, 我同事何来福 她…)
-_NAME_LABEL = re.compile(r"(?:家属|备注|代问|联系人|送检医生|收件人|收货人|信息如下|要求写|名字是|账号是|验证消息写|病人|"
+_NAME_LABEL = re.compile(r"(?:" + _FIELD_LABELS + r"|信息如下|要求写|"
                          r"随访护士|护士|我同事|我朋友|我邻居|同事|找|看过的|门诊的|(?<=[染泌儿外内妇骨眼])科|"
                          r"(?P<strong>检验者|审核者|检验人|审核人|丈夫|妻子|主治医师|她叫|他叫|名叫|@))[:：]?[ \t]*"
                          r"(?P<n>[\u4e00-\u9fff]{2,6})")
