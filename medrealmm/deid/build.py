@@ -62,7 +62,7 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
         raise DeidFailed(f"deid.text: {e}") from e
     rules: Any = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
     if text.workers > 1 and not isinstance(rules, _NoRules):
-        rules = ParallelTextDetector(text, text.workers)
+        rules = ParallelTextDetector(text, text.workers, local=detector)
     agent, pool = None, None
     if text.agent:
         from medrealmm.deid.agent import AgentDetector

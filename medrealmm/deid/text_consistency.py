@@ -115,8 +115,13 @@ def _forms(term: str, category: str) -> list[str]:
 def consultation_terms(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> dict[str, str]:
     """Every form to spread, with its category (the first category a form was found with wins; a
     longer form is matched before a shorter one). Texts are compared normalised (full-width → ASCII)."""
+    return _terms([normalize(t) for t in texts], spans)
+
+
+def _terms(normalized: Sequence[str], spans: Sequence[Sequence[Span]]) -> dict[str, str]:
+    """:func:`consultation_terms` over texts already normalised."""
     terms: dict[str, str] = {}
-    for t, found in zip(map(normalize, texts), spans, strict=True):
+    for t, found in zip(normalized, spans, strict=True):
         for s in found:
             if s.category not in SPREAD:
                 continue
@@ -144,7 +149,7 @@ def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]]) -> list[lis
     an identifier found in any of them recurs and is not already covered (one that overlaps a span
     found there merges with it: a detector that caught part of a name is completed)."""
     normalized = [normalize(t) for t in texts]
-    terms = consultation_terms(normalized, spans)      # normalising twice changes nothing
+    terms = _terms(normalized, spans)
     if not terms:
         return [list(s) for s in spans]
     pattern = _pattern(terms)

@@ -166,9 +166,11 @@ class ParallelTextDetector:
     per free core. The pool starts on the first large batch (each worker loads the segmenter once) and
     stops with :meth:`close`."""
 
-    def __init__(self, text_cfg: TextSettings | Mapping[str, Any], workers: int):
+    def __init__(self, text_cfg: TextSettings | Mapping[str, Any], workers: int, local: TextDetector | None = None):
+        """``local``: the detector ``text_cfg`` builds, when the caller has built it already (it serves
+        small batches in this process; each worker builds its own from ``text_cfg``)."""
         self.settings = TextSettings.of(text_cfg, "deid.text")
-        self.local = build_text_detector(self.settings)
+        self.local = local if local is not None else build_text_detector(self.settings)
         self.workers = workers
         self._pool: Any | None = None
 
