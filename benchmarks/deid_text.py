@@ -9,12 +9,13 @@ touches, and messages per second of one process's CPU time (one core; best of ``
 
 - ``ours``: the seeded synthetic corpus (benchmarks/corpora/ours.py), identifier + clinical
   sentences — written beside the rules, so it measures their author as much as the rules;
-- ``consult_c``, ``consult_d``, ``consult_f``, ``consult_h``: held-out generators (benchmarks/corpora/, same message
+- ``consult_d``, ``consult_f``, ``consult_j``, ``consult_k``, ``consult_l``: held-out generators (benchmarks/corpora/, same message
   format), each written from the category definitions alone by someone who never read the detectors,
   frozen, never used to tune: the only figures that are a claim;
-- ``consult_b``, ``consult_e``, ``consult_g``, ``consult_i``: development generators of the same format and provenance,
+- ``consult_b``, ``consult_c``, ``consult_e``, ``consult_g``, ``consult_h``, ``consult_i``: development generators of the same format and provenance,
   open to whoever tunes the detectors: labelled ``dev``; their misses and false positives can be written
-  out with ``--dump-dev DIR`` (never those of a held-out corpus). consult_b was the first held-out
+  out with ``--dump-dev DIR`` (never those of a held-out corpus; ``--dev-only`` skips every held-out one).
+  consult_c and consult_h were held out until 2026-12-02. consult_b was the first held-out
   corpus; its figures were a claim until 2026-12-01;
 - ``cluener``: CLUENER2020's dev split (../shared/fixtures/ner/cluener2020_dev.jsonl, human-annotated
   news and web sentences): ``name`` → NAME and ``address`` → ADDRESS recall (addresses there include
@@ -27,8 +28,9 @@ category; jionlp's extractors when installed; rules + LLM agent with ``--agent-m
 the false positives on real dialogues (../shared/fixtures/dialogues/CMtMedQA_test.json, almost no
 identifiers): masks per 1,000 sentences and a sample.
 
-    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--consult-c 3000] [--consult-d 3000] [--consult-f 3000]
-        [--consult-h 3000] [--consult-b 3000] [--consult-e 3000] [--consult-g 3000] [--consult-i 3000]
+    .venv/bin/python benchmarks/deid_text.py [--seed 0] [--dev-only] [--consult-d 3000] [--consult-f 3000]
+        [--consult-j 3000] [--consult-k 3000] [--consult-l 3000] [--consult-b 3000] [--consult-c 3000]
+        [--consult-e 3000] [--consult-g 3000] [--consult-h 3000] [--consult-i 3000]
         [--dump-dev DIR] [--identifier 2000] [--workers 2]
         [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
@@ -186,13 +188,14 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 
 # --- corpora ------------------------------------------------------------------------------------------
 
-HELD_OUT = ("consult_c", "consult_d", "consult_f", "consult_h")
+HELD_OUT = ("consult_d", "consult_f", "consult_j", "consult_k", "consult_l")
 """Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
 role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
-DEV = ("consult_b", "consult_e", "consult_g", "consult_i")
+DEV = ("consult_b", "consult_c", "consult_e", "consult_g", "consult_h", "consult_i")
 """Independent generators of the same format open to development: reported as ``dev``, their misses
 and false positives may be read (``--dump-dev``). consult_b was held out until 2026-12-01 (its figures
-were a claim for three sessions); since then it is development material."""
+were a claim for three sessions), consult_c and consult_h until 2026-12-02 (three and two looks); since
+then they are development material."""
 
 
 def held_out_corpus(name: str, seed: int, n: int) -> tuple[list[LabelledSentence], list[int] | None] | None:
@@ -449,6 +452,8 @@ def main() -> None:
         ap.add_argument(f"--{cname.replace('_', '-')}", type=int, default=3000,
                         help=f"messages from the "
                         f"{'held-out' if cname in HELD_OUT else 'development'} generator {cname} (0: skip it)")
+    ap.add_argument("--dev-only", action="store_true",
+                    help="skip every held-out generator (what whoever tunes the detectors runs)")
     ap.add_argument("--dump-dev", type=Path, help="write the misses and false positives of the development corpora "
                     f"(ours, {', '.join(DEV)}; never a held-out one) to DIR as JSON lines")
     ap.add_argument("--identifier", type=int, default=2000, help="our sentences with identifiers")
@@ -484,7 +489,7 @@ def main() -> None:
     consultations: dict[str, list[int]] = {}
     roles = [(n, "held out: measured, never tuned on") for n in HELD_OUT] + [(n, "development: open to tuning") for n in DEV]
     for cname, role in roles:
-        n = getattr(args, cname)
+        n = 0 if args.dev_only and cname in HELD_OUT else getattr(args, cname)
         loaded = held_out_corpus(cname, args.seed, n) if n else None
         cset = held[cname] = loaded[0] if loaded else None
         if loaded and loaded[1] is not None:

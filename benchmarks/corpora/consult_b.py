@@ -1,5 +1,8 @@
 """Held-out test corpus B for the text de-identification rules (online consultation messages).
 
+Status since 2026-12-01: DEVELOPMENT material (after three sessions' claims as a held-out corpus its misses may be read and tuned on;
+benchmarks/deid_text.py reports it as ``dev``). Its generator stays frozen.
+
 Written independently of the rules, their lexicons and their own synthetic generator, from the category
 definitions only, so that it measures the rules on material their author did not write.  Pure standard
 library; deterministic given a seed (one ``random.Random(seed)``, lists only, no set/dict iteration order

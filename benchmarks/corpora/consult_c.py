@@ -1,5 +1,8 @@
 """Held-out test corpus C for text de-identification: online consultation messages from a slot grammar.
 
+Status since 2026-12-02: DEVELOPMENT material (after three looks as a held-out corpus its misses may be read and tuned on;
+benchmarks/deid_text.py reports it as ``dev``). Its generator stays frozen.
+
 Provenance: a third generator, written from the category definitions alone (the policy in
 ``medrealmm/conf/deid/default.yaml`` and the annotation conventions in the docstring of
 ``benchmarks/corpora/consult_b.py``), without reading the rules, their lexicons, their statistical layer,
