@@ -45,3 +45,32 @@ def test_stage_output_does_not_depend_on_workers(tmp_path: Path) -> None:
         outputs.append((out / "cases.jsonl").read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1]
     assert "[NAME]" in outputs[0] and "王建国" not in outputs[0]
+
+
+def test_default_is_one_worker_per_usable_core(monkeypatch) -> None:
+    import os
+
+    from medrealmm.common.cores import auto_workers, usable_cores
+    from medrealmm.deid.settings import TextSettings
+
+    assert TextSettings().workers == 0                            # conf/deid/default.yaml says 0 too
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)   # a 3-core CPU set
+    assert usable_cores() == 3 and auto_workers(0) == 3 and auto_workers(5) == 5
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert auto_workers(0) == 8                                   # capped: each worker holds its own segmenter
+
+
+def test_stage_starts_one_worker_per_usable_core(monkeypatch) -> None:
+    import os
+
+    from medrealmm.deid.build import text_masker
+    from medrealmm.deid.settings import TextSettings
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    masker, _ = text_masker({"deid": {}}, TextSettings())
+    try:
+        assert isinstance(masker.rules, ParallelTextDetector) and masker.rules.workers == 2
+    finally:
+        masker.close()
+    masker, _ = text_masker({"deid": {}}, TextSettings(workers=1))
+    assert not isinstance(masker.rules, ParallelTextDetector)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
@@ -20,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from medrealmm.common.cores import auto_workers
 from medrealmm.data.images import (
     DEFAULT_IMAGE_FORMATS,
     DEFAULT_MAX_IMAGE_PIXELS,
@@ -108,7 +108,7 @@ class LoadOptions:
     subset: int | None = None  # keep N valid cases chosen by a seeded hash of the case id
     subset_seed: int = 0
     check_images: bool = True
-    workers: int = 0  # 0: min(8, cpu count)
+    workers: int = 0  # 0: one per usable core (the CPU set), at most 8
     require_approved_rubric: bool = True  # a case built by `medrealmm rubric` must be approved to be used
     max_abs_weight: int | None = DEFAULT_MAX_ABS_WEIGHT  # criterion weights must lie in [-N, N]
 
@@ -142,7 +142,7 @@ class LoadOptions:
 
     @property
     def n_workers(self) -> int:
-        return self.workers if self.workers > 0 else min(8, os.cpu_count() or 1)
+        return auto_workers(self.workers)
 
 
 @dataclass

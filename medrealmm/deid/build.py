@@ -49,6 +49,7 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
     """Rules and the statistical layer (:func:`~medrealmm.deid.text_detect.build_text_detector`, the
     builder :func:`medrealmm.deid.detect_text` uses too), plus the LLM agent on the ``model``/``backend``
     groups when ``deid.text.agent``. ``text``: ``deid.text`` already read (default: read from ``cfg``)."""
+    from medrealmm.common.cores import auto_workers
     from medrealmm.deid.text_detect import ParallelTextDetector, build_text_detector
 
     if text is None:
@@ -61,8 +62,9 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
     except ValueError as e:
         raise DeidFailed(f"deid.text: {e}") from e
     rules: Any = detector if (detector.rules is not None or detector.statistical is not None) else _NoRules()
-    if text.workers > 1 and not isinstance(rules, _NoRules):
-        rules = ParallelTextDetector(text, text.workers, local=detector)
+    workers = auto_workers(text.workers)
+    if workers > 1 and not isinstance(rules, _NoRules):
+        rules = ParallelTextDetector(text, workers, local=detector)
     agent, pool = None, None
     if text.agent:
         from medrealmm.deid.agent import AgentDetector

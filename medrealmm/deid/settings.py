@@ -191,7 +191,7 @@ class TextSettings(Settings):
     consistency: bool = True
     learned: bool = False
     learned_model: str | None = None
-    workers: int = Field(default=1, ge=1)
+    workers: int = Field(default=0, ge=0)
     agent: bool = False
     agent_chunk_size: int = Field(default=64, ge=1)
     policy: TextPolicy = TextPolicy()
