@@ -12,6 +12,7 @@ import pytest
 from medrealmm.deid import detect_consultation, detect_text
 from medrealmm.deid.spans import Span
 from medrealmm.deid.text_consistency import consultation_terms, propagate, spread_by_consultation
+from medrealmm.deid.text_policy import TextPolicy
 
 try:
     from tests.conftest import cli
@@ -62,15 +63,40 @@ def test_a_hospital_is_known_by_its_proper_part_and_a_partial_find_is_completed(
     assert "眼科" not in kinds and "东方" not in kinds             # a kind of hospital; an everyday word
 
 
-def test_everyday_words_cities_and_dates_are_not_spread() -> None:
-    texts = ["我爸李平安住在浙江省杭州市西湖区，3月5日住院", "祝您平安，杭州天冷，3月5日那天的报告也发一下"]
+def test_everyday_words_provinces_and_dates_are_not_spread() -> None:
+    texts = ["我爸李平安住在浙江省杭州市西湖区，3月5日住院", "祝您平安，浙江天冷，3月5日那天的报告也发一下"]
     spans = [[at(texts[0], "李平安", "NAME"), at(texts[0], "浙江省杭州市西湖区", "ADDRESS"), at(texts[0], "3月5日", "DATE")],
              []]
     terms = consultation_terms(texts, spans)
     assert "平安" not in terms                         # 平安 is far more often a word than a given name
-    assert not any(t in terms for t in ("浙江省", "杭州市", "浙江省杭州市"))   # the policy's call, not the pass's
+    assert not any(t in terms for t in ("浙江省", "浙江", "浙江省杭州市"))   # a province alone is not identifying
     assert "3月5日" not in terms
     assert propagate(texts, spans)[1] == []
+
+
+def test_a_city_is_spread_only_when_the_policy_masks_a_city_alone() -> None:
+    texts = ["家住银川市金凤区满城北街12号", "过年回金凤，再去银川看看", "上海市浦东新区的医院也行"]
+    spans = [[at(texts[0], "银川市金凤区满城北街12号", "ADDRESS")], [], [at(texts[2], "上海市浦东新区", "ADDRESS")]]
+    out = propagate(texts, spans)
+    assert [(texts[1][s.start:s.end], s.category) for s in out[1]] == [("金凤", "ADDRESS"), ("银川", "ADDRESS")]
+    terms = consultation_terms(texts, spans)
+    assert "上海" not in terms and "上海市" not in terms          # a municipality is province-level: kept
+    assert "浦东新区" in terms and "浦东" in terms
+    kept = propagate(texts, spans, TextPolicy(city=False))
+    assert [texts[1][s.start:s.end] for s in kept[1]] == ["金凤"]     # the district still, the city not
+    everyday = consultation_terms(["宁夏固原市安定区", "情绪安定"], [[Span(0, 8, "ADDRESS")], []])
+    assert "安定区" in everyday and "安定" not in everyday      # a short name that is an everyday word stays
+
+
+def test_a_surname_is_a_name_before_a_title_or_after_lao_and_xiao() -> None:
+    texts = ["我叫崔建华，今年45岁", "按崔医生的方案吃药，小崔说会好的", "孩子说李医生很好"]
+    out = propagate(texts, [[at(texts[0], "崔建华", "NAME")], [], []])
+    assert [(texts[1][s.start:s.end], s.category) for s in out[1]] == [("崔", "NAME"), ("小崔", "NAME")]
+    assert out[2] == []                                  # 李 was never found in this consultation
+    assert propagate(texts, [[at(texts[0], "崔建华", "NAME")], [], []], TextPolicy(staff_names=False))[1] == [
+        Span(texts[1].index("小崔"), texts[1].index("小崔") + 2, "NAME", "consult")]
+    ambiguous = ["我是向东", "情绪安定以后再向医生咨询"]      # 向医生: "to the doctor", not 向 the doctor
+    assert propagate(ambiguous, [[at(ambiguous[0], "向东", "NAME")], []])[1] == []
 
 
 def test_numbers_are_matched_whole_only() -> None:

@@ -73,7 +73,7 @@ def text_masker(cfg: Mapping[str, Any], text: TextSettings | None = None) -> tup
         pool = EnginePool(str(Path(cfg["paths"]["cache"]).expanduser()), int(cfg["run"]["seed"]))
         backend = pool.get(cfg["model"], cfg["backend"])
         agent = AgentDetector(backend, chunk_size=text.agent_chunk_size)
-    return TextMasker(rules, agent, consistency=text.consistency), pool
+    return TextMasker(rules, agent, consistency=text.consistency, policy=text.policy), pool
 
 
 class _NoRules:

@@ -27,6 +27,7 @@ from medrealmm.deid.removal import RemovalRule
 from medrealmm.deid.settings import DeidSettings
 from medrealmm.deid.spans import Span, apply_placeholders, merge_spans
 from medrealmm.deid.text_consistency import spread_by_consultation
+from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.schema import CaseError
 from medrealmm.store import stable_hash
 
@@ -54,8 +55,9 @@ class TextMasker:
     """Rules, optionally followed by the agent, over a batch of texts; merged spans per text; then,
     with ``consistency``, what was found in a consultation spread over that consultation's texts."""
 
-    def __init__(self, rules: Any, agent: Any | None = None, *, consistency: bool = False):
-        self.rules, self.agent, self.consistency = rules, agent, consistency
+    def __init__(self, rules: Any, agent: Any | None = None, *, consistency: bool = False,
+                 policy: TextPolicy | None = None):
+        self.rules, self.agent, self.consistency, self.policy = rules, agent, consistency, policy
 
     def spans(self, texts: Sequence[str], consultations: Sequence[str] | None = None,
               ) -> tuple[list[list[Span]], list[str | None]]:
@@ -70,7 +72,7 @@ class TextMasker:
             failures = list(result.failures)
         merged = [merge_spans(s) for s in found]
         if self.consistency and consultations is not None:
-            merged = spread_by_consultation(texts, merged, consultations)
+            merged = spread_by_consultation(texts, merged, consultations, self.policy)
         return merged, failures
 
     def close(self) -> None:
