@@ -51,7 +51,7 @@ from pathlib import Path
 from corpora.ours import KeepSpan, LabelledSentence, generate_corpus, score_corpus  # benchmarks/ is sys.path[0]
 from medrealmm.deid.spans import CATEGORIES, Span, merge_spans
 from medrealmm.deid.text_consistency import spread_by_consultation
-from medrealmm.deid.text_detect import PARALLEL_MIN_TEXTS, build_text_detector, default_text_detector
+from medrealmm.deid.text_detect import PARALLEL_MIN_TEXTS, WARM_UP, build_text_detector, default_text_detector
 from medrealmm.deid.text_rules import RuleDetector
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -507,7 +507,7 @@ def main() -> None:
 
     rules = RuleDetector()
     default = default_text_detector()          # = medrealmm.deid.detect_text: the stage's default detector
-    default.detect(["预热：刘平，杭州"])        # load the segmenter and gazetteer outside the timed runs
+    default.detect([WARM_UP])                   # load the segmenter and gazetteer outside the timed runs
     detectors: dict[str, Detector] = {"rules": rules.detect, "rules+stat": default.detect}
     results: dict[str, dict[str, object]] = {}
     scores = {}

@@ -141,6 +141,9 @@ def detect_consultation(texts: Sequence[str]) -> list[list[tuple[int, int, str]]
     return [[(s.start, s.end, s.category) for s in spans] for spans in found]
 
 
+WARM_UP = "预热：刘平，杭州"
+"""A text that loads the segmenter and the gazetteer (a name, a city): detect it before timing or serving."""
+
 PARALLEL_MIN_TEXTS = 256
 """A batch smaller than this is detected in the calling process: handing it to workers costs more
 than it saves."""
@@ -151,7 +154,7 @@ _WORKER_DETECTOR: TextDetector | None = None
 def _start_worker(text_cfg: dict[str, Any]) -> None:
     global _WORKER_DETECTOR
     _WORKER_DETECTOR = build_text_detector(text_cfg)
-    _WORKER_DETECTOR.find("预热：刘平，杭州")       # load the segmenter and gazetteer before the first batch
+    _WORKER_DETECTOR.find(WARM_UP)                  # load the segmenter and gazetteer before the first batch
 
 
 def _detect_in_worker(texts: list[str]) -> list[list[Span]]:
