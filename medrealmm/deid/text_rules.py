@@ -981,7 +981,7 @@ def _latin_names(t: str, out: list[_Found]) -> None:
                 out.append(_Found(*e.span(), "NAME"))
 
 
-_DOT_NAME_STOP = frozenset("的了是在和说今也都就还已我你他她主医")
+_DOT_NAME_STOP = frozenset("的了是在和说今也都就还已我你他她主医大教护院老先女挂诊")
 
 
 def _dot_names(t: str, out: list[_Found]) -> None:

@@ -38,7 +38,7 @@ import logging
 import math
 import re
 from collections.abc import Collection, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from medrealmm.deid.spans import CATEGORIES, Span, detect_each, merge_spans
 from medrealmm.deid.text_gazetteer import Gazetteer, gazetteer
@@ -47,6 +47,10 @@ from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS
                                           NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
+from medrealmm.deid.text_stat_slots import not_a_name, slot_names
+from medrealmm.deid.text_stat_words import segmenter, word_frequency
+
+_jieba = segmenter   # the name other modules import
 
 log = logging.getLogger(__name__)
 
@@ -65,15 +69,6 @@ class Token(NamedTuple):
     tag: str
 
 
-@functools.lru_cache(maxsize=1)
-def _jieba() -> Any:
-    """The rjieba module, imported once (its dictionary loads on the first call)."""
-    import rjieba
-
-    rjieba.tag("预热")  # build the prefix dictionary now, not inside the first timed batch
-    return rjieba
-
-
 def tokens(text: str) -> list[Token]:
     """jieba's words and tags with their offsets (the words concatenate to ``text``)."""
     out: list[Token] = []
@@ -86,13 +81,6 @@ def tokens(text: str) -> list[Token]:
     if pos != len(text):  # never seen; a segmenter that drops characters would shift every offset
         raise RuntimeError("the segmenter did not return the whole text")
     return out
-
-
-@functools.lru_cache(maxsize=65536)
-def word_frequency(word: str) -> int:
-    """How often ``word`` occurs as a word in jieba's dictionary corpus (0: not a dictionary word)."""
-    jb = _jieba()
-    return jb.suggest_freq(word) if jb.has_word(word) else 0
 
 
 def _cjk(c: str) -> bool:
@@ -1281,6 +1269,8 @@ class StatisticalDetector:
                     names.append(Span(s, e, "NAME", DETECTOR))
             names += _child_names(t) + _nicknames(t, toks) + _kin_names(t) + _ethnic_names(t) + _slot_names(t)
             names += [sp for sp in _signature(t, "NAME")]
+            names += slot_names(t)
+            names = [n for n in names if not not_a_name(t, n.start, n.end)]
         names = [n for n in names if not any(p.start <= n.start and n.end < p.end and t[n.end] in _VILLAGE_END
                                              for p, short in places if short)]     # 南梅堡 + 村: a village
         spans += names
