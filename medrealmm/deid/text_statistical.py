@@ -47,6 +47,7 @@ from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS
                                           NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
+from medrealmm.deid.text_stat_places import places as rural_places
 from medrealmm.deid.text_stat_slots import not_a_name, slot_names
 from medrealmm.deid.text_stat_words import segmenter, word_frequency
 
@@ -1259,6 +1260,8 @@ class StatisticalDetector:
         gaz = gazetteer()
         places = _place_spans(t, toks, gaz, self.policy) if "ADDRESS" in self.categories else []
         spans: list[Span] = [p for p, short in places if not short]
+        if "ADDRESS" in self.categories:
+            spans += rural_places(t, gaz)
         if "HOSPITAL" in self.categories:
             spans += _hospital_spans(t, toks, gaz, self.policy) + _signature(t, "HOSPITAL")
         names: list[Span] = []
