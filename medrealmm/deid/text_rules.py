@@ -66,6 +66,9 @@ _FULLWIDTH.update({chr(0xFF41 + i): chr(0x61 + i) for i in range(26)})
 _FULLWIDTH.update({"：": ":", "（": "(", "）": ")", "－": "-", "／": "/", "．": ".", "＠": "@", "＋": "+",
                    "\u3000": " ", "＃": "#", "＝": "=", "＿": "_", "\u00a0": " ", "\u2010": "-", "\u2011": "-",
                    "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2212": "-"})
+# traditional characters of identifiers' cue and unit words (Taiwan, Hong Kong and older writers: 10月20號,
+# 醫院, 歲, 縣, 區, 鎮, 鄉, 電話, 證號), one for one as well
+_FULLWIDTH.update(dict(zip("號醫歲縣區鎮鄉電話證門診衛藥師醫牆樓層單", "号医岁县区镇乡电话证门诊卫药师医墙楼层单", strict=True)))
 _NORM = str.maketrans(_FULLWIDTH)
 
 
@@ -590,6 +593,49 @@ def _dates(t: str, out: list[_Found], *, year_month: bool, cueless: bool = True)
                     out.append(_Found(*m.span(), "DATE"))
 
 
+# date forms the patterns above leave: a month of this or last year (今年6月份), a lunar date (农历12月初六,
+# 阴历2月十三, 正月十五, 腊月二十三), a Republic of China date (民国113年11月2日, 113/10/13), a compact
+# yyyymmdd or a yyyy.m standing alone (20241003, 2012.9), the second date of a range (23.2.19-2019-09-23)
+_LUNAR_DAY = r"(?:初[一二三四五六七八九十]|廿[一二三四五六七八九]?|[二三]十[一二三四五六七八九]?|十[一二三四五六七八九])"
+_EXTRA_DATES = re.compile(
+    r"(?P<ym>(?:今年|去年|前年|明年)(?:[1-9]|1[0-2]|[一二三四五六七八九十]|十[一二])月份?)"
+    r"|(?P<lunar>(?:(?:阴历|农历|藏历|旧历)(?:[正腊冬]月|(?:1[0-2]|[1-9]|十[一二]|[一二三四五六七八九十])月)(?:" + _LUNAR_DAY
+    + r"|[一二三四五六七八九])|[正腊冬]月" + _LUNAR_DAY + r"|(?:十[一二]|[一二三四五六七八九十])月" + _LUNAR_DAY + r")[日号]?)"
+    r"|(?P<roc>民国\s?\d{2,3}年\d{1,2}月\d{1,2}[日号]?|(?<![\d/.])1[01]\d/\d{1,2}/\d{1,2}(?![\d/]))"
+    r"|(?P<compact>(?<![\dA-Za-z#_/-])(?:19[3-9]\d|20[0-3]\d)(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?![\dA-Za-z]))"
+    r"|(?P<ym_dot>(?<![\d.])(?:19[5-9]\d|20[0-3]\d)\.(?:1[0-2]|0?[1-9])(?![\d.])"
+    r"(?=\s?(?:在|再|做|开始|查|确诊|发现|住|入院|出院|手术|复查|以后|之后|以来|前|后|至|到|-|~)))")
+_RANGE_NEXT = re.compile(r"\s?[-~至到]\s?(?P<d>(?:19|20)?\d{2}[-/.年]\d{1,2}[-/.月]\d{1,2}[日号]?|(?:19|20)\d{6})(?![\d])")
+_DATE_GATE = re.compile(r"年|月|民国|号|\d{4}|\d[/.]\d")
+
+
+def _extra_dates(t: str, out: list[_Found], *, year_month: bool) -> None:
+    for m in _EXTRA_DATES.finditer(t):
+        g = m.lastgroup
+        if g is None or (g in ("ym", "ym_dot") and not year_month):
+            continue
+        s, e = m.span()
+        if g == "compact" and not _valid_date(int(t[s:s + 4]), int(t[s + 4:s + 6]), int(t[s + 6:e])):
+            continue
+        if g == "roc" and "/" in t[s:e]:
+            _, mo, d = (int(x) for x in t[s:e].split("/"))
+            if not (1 <= mo <= 12 and 1 <= d <= 31):
+                continue
+        inside = [f for f in out if f.start < e and s < f.end]
+        if not inside:
+            out.append(_Found(s, e, "DATE"))
+        elif g in ("lunar", "roc") and all(f.category == "DATE" for f in inside):
+            for f in inside:                          # 农历 + 12月初六, 民国113年 + 11月2日: the whole date
+                f.start, f.end = min(f.start, s), max(f.end, e)
+    for f in [f for f in out if f.category == "DATE"]:
+        if f.end < len(t) and t[f.end] in "份" and t[f.end - 1] == "月":
+            f.end += 1                                # 2021年7月份: the month's 份 with it
+        elif f.end < len(t) and t[f.end] in "号日" and t[f.end - 1].isdigit():
+            f.end += 1                                # 12.19号
+        if (r := _RANGE_NEXT.match(t, f.end)) is not None and not _overlaps(out, *r.span("d")):
+            out.append(_Found(*r.span("d"), "DATE"))
+
+
 def _hospitals(t: str, out: list[_Found]) -> None:
     for m in _HOSP_SUFFIX.finditer(t):
         s, e = m.span()
@@ -1075,6 +1121,8 @@ class RuleDetector:
             out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
         if "DATE" in want and (has_digit or "月" in t or "大年初" in t):
             _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
+            if _DATE_GATE.search(t):
+                _extra_dates(t, out, year_month=self.year_month)
         if "HOSPITAL" in want and _HOSP_GATE.search(t):
             _hospitals(t, out)
         if "ADDRESS" in want and _ADDR_GATE.search(t):
