@@ -455,6 +455,12 @@ def _anchored(t: str, out: list[_Found]) -> None:
         val = m.group("val").rstrip(" -_/(")
         if cat == "URL":
             val = val.split(" ")[0]
+        elif " " in val:                              # 住院号：5520871 TSH 3.1mIU/L: the value ends before a lab
+            chunks = val.split(" ")
+            keep = 1
+            while keep < len(chunks) and _OCR_CHUNK.fullmatch(chunks[keep]) is not None:
+                keep += 1
+            val = " ".join(chunks[:keep])
         e = s + len(val)
         digits = sum(c.isdigit() for c in val)
         if cat == "URL":
@@ -634,6 +640,70 @@ def _extra_dates(t: str, out: list[_Found], *, year_month: bool) -> None:
             f.end += 1                                # 12.19号
         if (r := _RANGE_NEXT.match(t, f.end)) is not None and not _overlaps(out, *r.span("d")):
             out.append(_Found(*r.span("d"), "DATE"))
+
+
+# A scanned form read by OCR: a field's label garbled (身份证弓, 证件号玛, 联系电活, 住阮号, 门珍号, 住院□), spaces and
+# line breaks inside the value (610805199506 12 3869), letters that look like digits (I l | → 1, O o D → 0,
+# Z → 2, S → 5, B → 8, g → 9, b → 6). The label, each of its characters allowed its OCR look-alikes or □
+# and a space after it, then the value up to a wide gap or a Chinese character; kept when, read back
+# into digits, it has the shape of its kind.
+_OCR_ALIKE = {"号": "号弓玛码", "码": "码玛", "证": "证正", "话": "话活", "院": "院阮", "诊": "诊珍", "检": "检捡",
+              "体": "体休", "处": "处外", "方": "方", "病": "病", "份": "份", "电": "电", "编": "编", "流": "流"}
+_OCR_LABELS = {
+    "ID": ("身份证号码", "身份证号", "证件号码", "统一社会信用代码", "工号"),
+    "MRN": ("病历号", "病案号", "住院号", "门诊号", "就诊卡号", "ID号", "登记号", "体检编号", "建档号", "标本号", "病理号", "条码号"),
+    "ORDER_ID": ("处方编号", "处方号", "结算编号", "取号密码", "业务流水号", "挂号单号"),
+    "PHONE": ("联系电话", "预约电话", "咨询电话", "总机", "电话", "手机"),
+    "URL": ("查询网址", "网址", "或登录"),
+    "EMAIL": ("电子邮箱", "邮箱"),
+}
+
+
+def _ocr_label(label: str) -> str:
+    return r"\s?".join("[" + _OCR_ALIKE.get(c, c) + "□]" if _cjk(c) else re.escape(c) for c in label)
+
+
+_OCR_FIELD = re.compile(r"(?:" + "|".join(
+    f"(?P<{cat}>" + "|".join(_ocr_label(lab) for lab in sorted(labels, key=len, reverse=True)) + ")"
+    for cat, labels in _OCR_LABELS.items()) + r")[ \t]?[:：;；.]?[ \t]?"
+    r"(?P<v>[0-9A-Za-z+(][0-9A-Za-z\-/#+().@_]*(?:[ \n]?(?:转)?[0-9A-Za-z\-()+.@_]+){0,6})")
+_OCR_CHUNK = re.compile(r"(?:转)?(?=[^\d]*\d)[0-9IlOoZSBgbDq|Xx\-()]{1,32}")
+_OCR_WEB_CHUNK = re.compile(r"[A-Za-z0-9.@_\-]{1,20}")
+_DIGIT_ALIKE = str.maketrans("IlOoDZzSsBgbq|", "11000225589691")
+_OCR_GATE = re.compile(r"[号弓玛码□话活机址录箱工]")
+_WECHAT_HANDLE = re.compile(r"微信[^。\n]{0,8}?(?:我的是|是)[:：\s]?(?P<v>[A-Za-z][A-Za-z0-9_\-]{4,24}|[0-9]{6,12})(?![A-Za-z0-9])")
+
+
+def _ocr_fields(t: str, out: list[_Found]) -> None:
+    for m in _OCR_FIELD.finditer(t):
+        cat = next(g for g in _OCR_LABELS if m.group(g))
+        s, e = m.span("v")
+        while e > s and t[e - 1] in ".)" and (t[e - 1] == "." or "(" not in t[s:e]):
+            e -= 1                                    # 工号Y2605）, …3186.: the sentence's, not the value's
+        parts = re.split(r"([ \n])", t[s:e])
+        keep = 1
+        while keep + 1 < len(parts) and (_OCR_CHUNK.fullmatch(parts[keep + 1]) is not None if cat not in ("URL", "EMAIL")
+                                         else _OCR_WEB_CHUNK.fullmatch(parts[keep + 1]) is not None):
+            keep += 2                                 # 610805199506 12 3869; never TSH 8.2mIU, D-二聚体
+        e = s + len("".join(parts[:keep]))
+        parts = parts[:keep:2]
+        flat = "".join(parts)
+        if cat in ("URL", "EMAIL"):
+            ok = ("@" in flat) if cat == "EMAIL" else ("." in flat and any(c.isalpha() for c in flat))
+        else:
+            digits = re.sub(r"[^0-9]", "", flat.split("转")[0].translate(_DIGIT_ALIKE))
+            if cat == "ID" and m.group("ID").startswith("工"):
+                ok = 3 <= len(digits) <= 8
+            elif cat == "ID":
+                ok = len(flat) in (15, 18) and len(digits) >= 14
+            elif cat == "PHONE":
+                ok = 7 <= len(digits) <= 16
+            else:
+                ok = len(flat) >= 5 and len(digits) >= 4
+        if ok and e > s:
+            out.append(_Found(s, e, cat))
+    if "微信" in t:
+        out.extend(_Found(*m.span("v"), "URL") for m in _WECHAT_HANDLE.finditer(t))
 
 
 def _hospitals(t: str, out: list[_Found]) -> None:
@@ -1119,6 +1189,8 @@ class RuleDetector:
                        for g in ("v", "w") if m.group(g) and not _overlaps(out, *m.span(g)))
         if "@" in t:                            # 小红书 @健康妈妈123: a handle after its platform
             out.extend(_Found(*m.span("h"), "URL") for m in _HANDLE.finditer(t) if not _overlaps(out, *m.span("h")))
+        if (has_digit or has_alpha) and (_OCR_GATE.search(t) or "微信" in t):
+            _ocr_fields(t, out)
         if "DATE" in want and (has_digit or "月" in t or "大年初" in t):
             _dates(t, out, year_month=self.year_month, cueless=self.cueless_dates)
             if _DATE_GATE.search(t):
