@@ -719,6 +719,38 @@ def _hospitals(t: str, out: list[_Found]) -> None:
         out.append(_Found(*m.span(), "HOSPITAL"))
 
 
+# An OCR'd institution's name: a space or a line break between its characters (天 镇 县人民医阮, 吴忠市\n人民医院)
+# and look-alike misreadings (阮 for 院, 入 for 人, 区 for 医, 窒 for 室). The hospital patterns read a copy
+# with the gaps closed and the misreadings put right; what they find maps back onto the text.
+_OCR_GAP = re.compile(r"(?<=[\u4e00-\u9fff])[ \n](?=[\u4e00-\u9fff])")
+_OCR_HOSP_GATE = re.compile(r"[\u4e00-\u9fff][ \n][\u4e00-\u9fff]|阮|入民|区院|窒")
+_OCR_HOSP_FIX = ((re.compile(r"医阮|(?<=人民)区院|(?<=中)区院"), "医院"), (re.compile(r"入民"), "人民"),
+                 (re.compile(r"(?<=卫生)窒"), "室"), (re.compile(r"保健阮"), "保健院"))
+
+
+_OCR_HOSP_NOT_TAIL = frozenset("医院 医阮 卫生室 卫生院 诊所 小诊所 三甲医院 送检医院 送检医阮 医院地址 医阮地址".split())
+_OCR_HOSP_NOT_HEAD = ("岁", "天", "月", "年", "周", "瓶", "章", "不", "手", "礼拜", "院", "多", "片", "粒", "次")
+
+
+def _ocr_hospitals(t: str, out: list[_Found]) -> None:
+    keep = [i for i in range(len(t)) if not (t[i] in " \n" and _OCR_GAP.match(t, i))]
+    flat = "".join(t[i] for i in keep)
+    for rx, right in _OCR_HOSP_FIX:
+        flat = rx.sub(right, flat)                    # each fix as long as what it fixes: offsets hold
+    if flat == t:
+        return
+    found: list[_Found] = []
+    _hospitals(flat, found)
+    for f in found:
+        s, e = keep[f.start], keep[f.end - 1] + 1
+        pieces = re.split(r"[ \n]", t[s:e])
+        if any(c.isdigit() for c in t[s:e]) or pieces[-1] in _OCR_HOSP_NOT_TAIL \
+                or any(len(p) >= 2 and p.endswith(_OCR_HOSP_NOT_HEAD) for p in pieces[:-1]):
+            continue                                  # 病程：两周 医院：…, 年龄：14岁 送检医院: two fields, not one name
+        if e - s != f.end - f.start or flat[f.start:f.end] != t[s:e]:
+            out.append(_Found(s, e, "HOSPITAL"))      # only what the gaps or misreadings hid
+
+
 @dataclass
 class _Unit:
     """One place component (朝阳区, 建国路88号, 阳光小区3栋…) of a possible address."""
@@ -1197,6 +1229,8 @@ class RuleDetector:
                 _extra_dates(t, out, year_month=self.year_month)
         if "HOSPITAL" in want and _HOSP_GATE.search(t):
             _hospitals(t, out)
+        if "HOSPITAL" in want and _OCR_HOSP_GATE.search(t):
+            _ocr_hospitals(t, out)
         if "ADDRESS" in want and _ADDR_GATE.search(t):
             _addresses(t, out)
         if "NAME" in want and (_NAME_GATE.search(t) or "·" in t):

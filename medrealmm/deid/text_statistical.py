@@ -47,6 +47,7 @@ from medrealmm.deid.text_lexicons import (AMBIGUOUS_SURNAMES, BEFORE_TITLE_WORDS
                                           NAME_LEFT, NAME_RIGHT, PERSON_VERBS, STOP_CHARS, SURNAMES)
 from medrealmm.deid.text_policy import TextPolicy
 from medrealmm.deid.text_rules import generic_hospital_phrase, normalize
+from medrealmm.deid.text_stat_hospitals import hospitals as nickname_hospitals
 from medrealmm.deid.text_stat_places import places as rural_places
 from medrealmm.deid.text_stat_slots import not_a_name, slot_names
 from medrealmm.deid.text_stat_words import segmenter, word_frequency
@@ -1263,7 +1264,7 @@ class StatisticalDetector:
         if "ADDRESS" in self.categories:
             spans += rural_places(t, gaz)
         if "HOSPITAL" in self.categories:
-            spans += _hospital_spans(t, toks, gaz, self.policy) + _signature(t, "HOSPITAL")
+            spans += _hospital_spans(t, toks, gaz, self.policy) + _signature(t, "HOSPITAL") + nickname_hospitals(t)
         names: list[Span] = []
         if "NAME" in self.categories:
             taken = [(s.start, s.end) for s in spans]
