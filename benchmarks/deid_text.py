@@ -12,7 +12,7 @@ touches, and messages per second of one process's CPU time (one core; best of ``
 - ``consult_d``, ``consult_f``, ``consult_j``, ``consult_k``, ``consult_l``: held-out generators (benchmarks/corpora/, same message
   format), each written from the category definitions alone by someone who never read the detectors,
   frozen, never used to tune: the only figures that are a claim;
-- ``consult_b``, ``consult_c``, ``consult_e``, ``consult_g``, ``consult_h``, ``consult_i``: development generators of the same format and provenance,
+- ``consult_b``, ``consult_c``, ``consult_e``, ``consult_g``, ``consult_h``, ``consult_i``, ``consult_m``: development generators of the same format and provenance,
   open to whoever tunes the detectors: labelled ``dev``; their misses and false positives can be written
   out with ``--dump-dev DIR`` (never those of a held-out corpus; ``--dev-only`` skips every held-out one).
   consult_c and consult_h were held out until 2026-12-02. consult_b was the first held-out
@@ -30,7 +30,7 @@ identifiers): masks per 1,000 sentences and a sample.
 
     .venv/bin/python benchmarks/deid_text.py [--seed 0] [--dev-only] [--consult-d 3000] [--consult-f 3000]
         [--consult-j 3000] [--consult-k 3000] [--consult-l 3000] [--consult-b 3000] [--consult-c 3000]
-        [--consult-e 3000] [--consult-g 3000] [--consult-h 3000] [--consult-i 3000]
+        [--consult-e 3000] [--consult-g 3000] [--consult-h 3000] [--consult-i 3000] [--consult-m 3000]
         [--dump-dev DIR] [--identifier 2000] [--workers 2]
         [--clinical 500]
         [--agent-model PATH [--agent-backend vllm|transformers]] [--samples 30]
@@ -191,7 +191,7 @@ def real_data(detect: Detector, samples: int, repeat: int, path: Path) -> None:
 HELD_OUT = ("consult_d", "consult_f", "consult_j", "consult_k", "consult_l")
 """Independent frozen generators in benchmarks/corpora/ (``generate(seed, n)`` -> message dicts with text,
 role, gold spans [[s, e, CAT]] and keep spans [[s, e, kind]]): measured, never read or tuned on."""
-DEV = ("consult_b", "consult_c", "consult_e", "consult_g", "consult_h", "consult_i")
+DEV = ("consult_b", "consult_c", "consult_e", "consult_g", "consult_h", "consult_i", "consult_m")
 """Independent generators of the same format open to development: reported as ``dev``, their misses
 and false positives may be read (``--dump-dev``). consult_b was held out until 2026-12-01 (its figures
 were a claim for three sessions), consult_c and consult_h until 2026-12-02 (three and two looks); since
