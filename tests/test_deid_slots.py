@@ -76,3 +76,24 @@ def test_latin_names_in_person_slots():
 ])
 def test_kinship_words_dialect_and_drugs_are_not_names(text):
     assert _names(text) == []
+
+
+@pytest.mark.parametrize("text, name", [
+    ("医生您好，我是果果妈妈，孩子咳嗽", "果果"),
+    ("谢谢医生 老梁爸爸", "老梁"),
+    ("好的，麻烦您了，秀兰", "秀兰"),
+    ("我家孩子朵朵，3岁，发烧", "朵朵"),
+    ("丽娟你好，药先吃着", "丽娟"),
+])
+def test_parents_greetings_and_signatures(text, name):
+    assert name in _names(text), _names(text)
+
+
+@pytest.mark.parametrize("text", ["我家宝宝刚刚10天，脸上长了疹子", "好的，我知道了，谢谢", "我是新手妈妈"])
+def test_no_name_in_plain_replies(text):
+    assert _names(text) == []
+
+
+def test_account_handles_given_to_add():
+    text = "随访群加lucky_2024，有问题随时问"
+    assert (text.index("lucky"), text.index("，"), "URL") in detect_text(text)

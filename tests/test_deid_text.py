@@ -370,3 +370,10 @@ def test_nothing_identifying_is_logged(corpus, caplog, capsys) -> None:
     assert "rules:" in caplog.text  # the detector did log (counts only)
     golds = {s.text[g.start:g.end] for s in corpus for g in s.spans}
     assert golds and not [g for g in golds if g in logged]
+
+
+def test_a_landlines_extension_goes_with_it():
+    from medrealmm.deid import detect_text
+    for text, phone in (("有急事打0851-56415904转分机9509。", "0851-56415904转分机9509"),
+                        ("打059283768741转929没人接", "059283768741转929")):
+        assert any(text[a:b] == phone and c == "PHONE" for a, b, c in detect_text(text))

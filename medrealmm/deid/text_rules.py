@@ -163,7 +163,7 @@ _ANCHOR_CATEGORY = {"id": "ID", "mrn": "MRN", "order": "ORDER_ID", "phone": "PHO
 _MILITARY_ID = re.compile(r"(?:军官证|士兵证|文职干部证|警官证|武警证)(?:号码?|号)?[:：\s是为]*(?P<v>[\u4e00-\u9fff]{1,2}字第?\s*\d{5,10}\s*号?)"
                           r"|(?P<w>[\u4e00-\u9fff]字第\s*\d{5,10}\s*号)")     # 海字第0204862号: the certificate's own form
 _HANDLE = re.compile(r"(?:" + _ACCOUNT_KW + r"|账号|昵称|ID)(?:号|账号|ID|昵称)?\s*(?:是|:|：)?\s*(?P<h>@[\w\u4e00-\u9fff.\-]{2,24})")
-_EXTENSION = re.compile(r"\s*(?:转|分机|-)\s*\d{1,6}(?!\d)")
+_EXTENSION = re.compile(r"\s*(?:转分机|转|分机|-)\s*\d{1,6}(?!\d)")
 _MOBILE = re.compile(_NA + r"(?:(?:\+|00)?86[ -]?|\(\+?86\)\s?)?1[3-9]\d(?:[ -]?\d{4}){2}" + _NB
                      + r"|" + _NA + r"1[3-9]\d\.\d{4}\.\d{4}" + _NB
                      + r"|" + _NA + r"(?:(?:\+|00)?86[ -]?)?1[3-9]\d{2}[ -]\d{3}[ -]\d{4}" + _NB)   # 1391 234 5678
@@ -1205,6 +1205,9 @@ class RuleDetector:
             _anchored(t, out)
         if has_digit:
             _numbers(t, out)
+            for f in out:                       # 0851-56415904转分机9509: a landline's extension with it
+                if f.category == "PHONE" and t[f.start] in "0(" and (x := _EXTENSION.match(t, f.end)) is not None:
+                    f.end = x.end()
         if "PHONE" in want and ("一" in t or "幺" in t):
             out.extend(_Found(*m.span(), "PHONE") for m in _ZH_MOBILE.finditer(t) if not _overlaps(out, *m.span()))
         if (has_alpha or has_digit) and ("@" in t or "." in t):

@@ -50,8 +50,14 @@ _NOT_NICK = frozenset("""
 二胎 二宝 二甲 二尖 二便 二次 二级 二手 二楼 二院 二附 二哥 二姐
 子宫 儿童 儿科 儿子 宝宝 宝贝 妹妹 妹子 娃娃 娃儿
 """.split())
+# reduplicated adverbs a kinship word may precede (宝宝刚刚10天, 孩子天天哭): not a pet name there
+_ADVERB_PAIRS = frozenset("""
+刚刚 天天 常常 偏偏 渐渐 慢慢 往往 仅仅 明明 好好 快快 早早 稍稍 微微 久久 多多 样样 人人 个个 次次 年年 月月 日日 时时
+处处 连连 频频 纷纷 默默 悄悄 轻轻 静静 乖乖 白白 大大 小小 满满 长长 高高 匆匆 够够
+""".split())
 
 _GIVEN = GIVEN_NAME_CHARS
+_INTERJECTIONS = frozenset("哈哈 呵呵 嘿嘿 嗯嗯 嘻嘻 谢谢 拜拜 哦哦 啊啊 对对 是是 好好 行行 棒棒 呜呜 嘤嘤 哎哎 喔喔 噢噢 咳咳".split())
 _SUR = SURNAMES | RARE_SURNAMES
 _NICK_SUFFIX = frozenset("娃妹仔宝子儿哥")
 _CJK = r"[\u4e00-\u9fff]"
@@ -61,13 +67,15 @@ def _cjk(c: str) -> bool:
     return "\u4e00" <= c <= "\u9fff"
 
 
-def nickname(x: str) -> bool:
-    """Whether the two characters ``x`` read as a regional nickname or pet name (see the module doc)."""
+def nickname(x: str, *, pet: bool = False) -> bool:
+    """Whether the two characters ``x`` read as a regional nickname or pet name (see the module doc);
+    with ``pet`` (after a kinship word or before a parent's title) a reduplicated pair of any
+    character (果果, 朵朵, 糖糖)."""
     if len(x) != 2 or x in KIN_WORDS or x in _NOT_NICK or x in _DIALECT_PHRASES or not (_cjk(x[0]) and _cjk(x[1])):
         return False
     a, b = x[0], x[1]
     if a == b:
-        return a in _GIVEN
+        return a in _GIVEN or pet and a not in _SLOT_STOP and x not in _INTERJECTIONS
     if a == "老":
         return b in _SUR
     if a in "小阿":
@@ -176,31 +184,42 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple((k, re.
     ("spouse", r"那位", r"我家那位(?P<n>" + _CJK + r"{2,3}?)(?=也|的|最近|还|说|，|,)"),
     ("help", r"看看", r"帮(?P<n>" + _CJK + r"{2,5}?)看看"),
     ("call", r"诊室", r"请(?P<n>" + _CJK + r"{2,5}?)到\s*\d+\s*号诊室"),
-    ("open", r"这两天怎么样|会联系您|会把单子|打电话让我|最近老是|岁|是我家|是额|是我[阿老]|（我",
+    ("open", r"这两天怎么样|会联系您|会把单子|打电话让我|最近老是|岁|是我家|是额|是我[阿老]|（我|你好|您好",
      _EDGE + r"(?P<n>" + _CJK + r"{2,4}?)(?=这两天怎么样|会联系您|会把单子|打电话让我|最近老是|\s*\d{1,2}\s*岁|"
-     r"[一二三四五六七八九十]{1,2}岁|是我家|是额|是我[阿老]|（我)"),
+     r"[一二三四五六七八九十]{1,2}岁|是我家|是额|是我[阿老]|（我|(?:女士|先生|同学)?(?:你好|您好))"),
+    # a child's name before the parent's title (我是小龙妈妈, 老岑爸爸, 小芝家长您好)
+    ("parent", r"妈妈|爸爸|家长", r"(?:^|(?<=[\s，,。；;！!？?～~])|(?<=我是))(?P<n>" + _CJK + r"{2})(?=妈妈|爸爸|家长)"),
+    # a name that closes the message, a signature (…，谢谢医生 建彤; …！满仓)
+    ("sign", r"[\u4e00-\u9fff][!！.。~～?？\s]*$", r"(?<=[\s，,。；;！!？?～~])(?P<n>" + _CJK + r"{2,3})[!！.。~～?？\s]*$"),
 ))
+_REPEAT = frozenset({"kin"})      # slots whose cue words overlap (我家 + 孩子涵涵): searched at every start
 
-_STRICT = frozenset({"kin", "open", "help", "recv"})   # slots that also hold plain words: a nickname or a full name only
+_STRICT = frozenset({"kin", "open", "help", "recv", "parent", "sign"})   # slots that also hold plain words: a nickname or a full name only
 
 
 def _slot(t: str) -> list[Span]:
     out: list[Span] = []
     for g, gate, rx in _SLOTS:
         if gate.search(t) is not None:
-            for m in rx.finditer(t):
-                _slot_one(t, g, *m.span("n"), out)
+            if g in _REPEAT:
+                pos = 0
+                while (m := rx.search(t, pos)) is not None:
+                    _slot_one(t, g, *m.span("n"), out)
+                    pos = m.start() + 1
+            else:
+                for m in rx.finditer(t):
+                    _slot_one(t, g, *m.span("n"), out)
     return out
 
 
 def _slot_one(t: str, g: str, s: int, e: int, out: list[Span]) -> None:
     x = t[s:e]
     if g == "kin":
-        if not nickname(x) or e < len(t) and _cjk(t[e]) and (x[1] + t[e] in _NOT_NICK or word_frequency(t[s:e + 1]) > 0
+        if not nickname(x, pet=True) or x in _ADVERB_PAIRS or e < len(t) and _cjk(t[e]) and (x[1] + t[e] in _NOT_NICK or word_frequency(t[s:e + 1]) > 0
                                                              or word_frequency(t[s:e + 2]) > 0):
             return                                    # 孩子小腿, 孩子阿莫西林: the nickname starts a word
     elif g in _STRICT:
-        if not (nickname(x) or given_pair(x) or full_name(x, rare=False) and len(x) >= 3):
+        if not (nickname(x, pet=g == "parent") or given_pair(x) or full_name(x, rare=False) and len(x) >= 3):
             return
     elif g == "intro":
         if x.endswith(("患者", "病人", "家属", "的人", "妈妈", "爸爸")) \
@@ -234,6 +253,11 @@ _LATIN: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple((re.compile(
     (r"妈妈|爸爸|家长", r"(?<![A-Za-z])(?P<n>[A-Z][a-z]{1,10})(?=妈妈|爸爸|家长|的妈妈|的爸爸)"),
     (r"岁", r"(?:^|(?<=[\s，,。]))(?P<n>[A-Z][a-z]{1,10})(?=[，,\s]*\d{1,2}\s*岁)"),
 ))
+
+
+# an account handle given to be added (随访群加xiaoyu4430, 加个好友吧，ming-2695, vx：baobao_035): URL, as the
+# rules count a handle after its platform
+_HANDLE = re.compile(r"(?:随访群加|群里加|加个好友吧|加好友|加我|[Vv][Xx]|微信号|微信)[:：，,\s]{0,2}(?P<n>[A-Za-z][A-Za-z0-9_\-]{3,24})(?![A-Za-z0-9_\-])")
 
 
 def _latin(t: str) -> list[Span]:
@@ -270,20 +294,16 @@ def _dotted(t: str) -> list[Span]:
 
 
 _ASCII_UPPER = re.compile(r"[A-Z]")
-_SLOT_GATE = re.compile(r"医生|大夫|主任|教授|院长|医师|护士|大爷|大妈|大娘|大叔|我是|助理|药师|技师|检验|户主|收|实名|联系人|"
-                        r"名字|姓名|患者|大名|签名|阿|额|俺|我|老|姑娘|儿|女|孙|后生|细佬|哥|姐|妹|娃|孩子|宝宝|（|\(|家属|"
-                        r"你好|您好|谢谢|帮|请|怎么样|会|打电话|最近|岁|、")
-
-
 def slot_names(t: str) -> list[Span]:
     """Every name of this module's slots and forms in the normalised text ``t``."""
     out = _titled(t) if _TITLE.search(t) else []
-    if _SLOT_GATE.search(t):
-        out += _slot(t)
-        if "、" in t:
-            out += _lists(t)
+    out += _slot(t)
+    if "、" in t:
+        out += _lists(t)
     if _ASCII_UPPER.search(t):
         out += _latin(t)
+    if "加" in t or "x" in t or "X" in t or "微信" in t:
+        out += [Span(*m.span("n"), "URL", DETECTOR) for m in _HANDLE.finditer(t)]
     if "·" in t or "•" in t or "・" in t:
         out += _dotted(t)
     return out
