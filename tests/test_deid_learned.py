@@ -14,14 +14,15 @@ import pytest
 pytest.importorskip("pycrfsuite")
 pytest.importorskip("faker")
 
-from medrealmm.deid.text_learned import (DEFAULT_MODEL, LearnedDetector, bio_labels, char_features, decode,
-                                         feature_inputs_digest, inputs_file, plausible_name, train)
-from tools.deid_crf.train import training_examples
+from medrealmm.deid.spans import Span
+from medrealmm.deid.text_learned import (DEFAULT_MODEL, LearnedDetector, _segments, bio_labels, char_features, decode,
+                                         feature_inputs_digest, in_context, inputs_file, plausible_name, train)
+from tools.deid_crf.train import TRAINING, generator_examples, training_examples
 
 
 @pytest.fixture(scope="module")
 def small_model(tmp_path_factory):
-    data = training_examples([7], 200)           # ~600 messages of ours, consult_b, consult_e
+    data = training_examples([7], 120)           # ~840 messages of the seven development generators
     return train(data, tmp_path_factory.mktemp("crf") / "small.crfsuite", max_iterations=60)
 
 
@@ -58,6 +59,7 @@ def test_bio_round_trip():
 def test_small_model_finds_identifiers(small_model, text, expected):
     # a model of 600 messages is rarely 90 % sure of anything: every tagged span, names still checked
     assert expected in _found(LearnedDetector(small_model, min_confidence=0.0), text)
+    assert expected in _found(LearnedDetector(small_model, min_confidence=0.0, check_context=True), text)
 
 
 @pytest.mark.parametrize("text", [
@@ -71,7 +73,12 @@ def test_small_model_leaves_clinical_values(small_model, text):
 
 @pytest.mark.parametrize("text, start, end, ok", [
     ("我叫郑海波，", 2, 5, True), ("欧阳娜娜来了", 0, 4, True), ("小芳发烧了", 0, 2, True),
-    ("我会向医生咨询", 2, 3, False),      # a lone character before a title: the rules' job
+    ("我会向医生咨询", 2, 3, False),      # a function word that is also a surname, before a title
+    ("【由】医生评估病情", 1, 2, False),
+    ("按黄医生的方子吃", 1, 2, True),      # a lone surname before a title
+    ("黄说的对", 0, 1, False),            # ... but only before a title
+    ("我是买买提·玉苏甫，想咨询", 2, 9, True),   # a transliterated name with a middle dot
+    ("·玉苏甫", 0, 4, False),
     ("保持安静、清洁", 2, 4, False),      # an everyday word that starts with a surname
     ("但可以根据医生", 0, 5, False),      # too long, and particles inside
     ("一切顺利", 0, 4, False),            # no surname
@@ -80,8 +87,37 @@ def test_plausible_name(text, start, end, ok):
     assert plausible_name(text, start, end) is ok
 
 
+@pytest.mark.parametrize("text, start, end, category, ok", [
+    ("我叫郑海波，今年四十二岁", 2, 5, "NAME", True),
+    ("我妈周桂兰最近血压高", 2, 5, "NAME", True),      # jieba reads 我妈周|桂兰: a noun cut, still a name
+    ("之前在杭州市第一人民医院做的胃镜", 3, 12, "HOSPITAL", True),
+    ("我们通常建议家长们留意", 3, 6, "NAME", False),   # 通常|建议: starts inside an adverb
+    ("徐志刚下午来复诊，带上片子", 0, 3, "NAME", True),
+    ("方甲氧那明胶囊(阿斯美)和神香苏合丸", 8, 11, "NAME", False),   # a brand in brackets after a drug
+    ("建议您到正规中医医院找到一位医生", 4, 10, "HOSPITAL", False),  # opens with an adjective
+    ("需要根据不同医院和医生的收费", 2, 8, "HOSPITAL", False),      # opens with a preposition
+])
+def test_in_context(text, start, end, category, ok):
+    assert in_context(text, Span(start, end, category, "crf"), _segments(text)) is ok
+
+
+def test_find_checked_agrees_with_find(small_model):
+    det = LearnedDetector(small_model, min_confidence=0.5)
+    for text in ("医生您好，我叫郑海波，住在成都市武侯区玉林南路18号。", "我们通常建议家长们留意孩子的体温。"):
+        kept = [s for s, conf, name_ok, ctx_ok in det.find_checked(text) if conf >= 0.5 and name_ok and ctx_ok]
+        assert kept == det.find(text)
+        assert [(s, c) for s, c, _n, _x in det.find_checked(text)] == det.find_scored(text)
+
+
+def test_training_refuses_held_out_generators():
+    assert not {"consult_d", "consult_f", "consult_j", "consult_k", "consult_l"} & set(TRAINING)
+    for name in ("consult_d", "consult_f", "consult_j"):
+        with pytest.raises(ValueError):
+            generator_examples(name, 1, 10)
+
+
 def test_same_seed_same_model(small_model, tmp_path):
-    again = train(training_examples([7], 200), tmp_path / "again.crfsuite", max_iterations=60)
+    again = train(training_examples([7], 120), tmp_path / "again.crfsuite", max_iterations=60)
     assert again.read_bytes() == small_model.read_bytes()
 
 
