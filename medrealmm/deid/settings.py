@@ -190,6 +190,7 @@ class TextSettings(Settings):
     statistical: bool = True
     consistency: bool = True
     learned: bool = False
+    spoken: bool = True
     learned_model: str | None = None
     workers: int = Field(default=0, ge=0)
     agent: bool = False

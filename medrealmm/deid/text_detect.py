@@ -1,4 +1,5 @@
-"""The text detector of the de-identification stage: the rules, then the statistical layer, merged.
+"""The text detector of the de-identification stage: the rules, the statistical layer and the spoken
+layer (numbers read out or disguised, :mod:`medrealmm.deid.text_spoken`), merged.
 
 One builder, :func:`build_text_detector`, turns ``deid.text`` (conf/deid/default.yaml) into a
 :class:`TextDetector`; the stage (:func:`medrealmm.deid.build.text_masker`) and the public
@@ -39,6 +40,7 @@ class TextDetector:
     statistical: Any | None           # StatisticalDetector
     policy: TextPolicy
     learned: Any | None = None        # LearnedDetector (deid.text.learned: the CRF, off by default)
+    spoken: Any | None = None         # SpokenDetector (deid.text.spoken: numbers read out or disguised, 加薇, 弓长张)
 
     def find(self, text: str) -> list[Span]:
         """Merged, sorted spans of every identifier the enabled detectors find in ``text``."""
@@ -51,6 +53,8 @@ class TextDetector:
             spans += self.statistical.find(text)
         if self.learned is not None:
             spans += self.learned.find(text)
+        if self.spoken is not None:
+            spans += self.spoken.find(text)
         merged = _join_touching_places(merge_spans(_places_over_names(spans)))
         if not self.policy.staff_names:
             merged = self._drop_staff_names(text, merged)
@@ -90,8 +94,8 @@ def _join_touching_places(spans: list[Span]) -> list[Span]:
 
 
 def build_text_detector(text_cfg: TextSettings | Mapping[str, Any] | None = None) -> TextDetector:
-    """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``learned``, ``policy``);
-    with no config, the defaults: rules and statistical layer on, the documented policy."""
+    """The detector that ``deid.text`` describes (``rules``, ``statistical``, ``learned``, ``spoken``,
+    ``policy``); with no config, the defaults: rules, statistical and spoken layers on, the documented policy."""
     text = TextSettings.of(text_cfg, "deid.text")
     policy = text.policy
     rules = RuleDetector(year_month=policy.year_month, cueless_dates=policy.cueless_dates) if text.rules else None
@@ -109,7 +113,12 @@ def build_text_detector(text_cfg: TextSettings | Mapping[str, Any] | None = None
             raise ValueError(f"learned_model: no CRF model at {model} (python -m tools.deid_crf.train --out PATH "
                              "writes one; null uses the shipped one)")
         learned = LearnedDetector(model)
-    return TextDetector(rules, statistical, policy, learned)
+    spoken = None
+    if text.spoken:
+        from medrealmm.deid.text_spoken import SpokenDetector
+
+        spoken = SpokenDetector(year_month=policy.year_month)
+    return TextDetector(rules, statistical, policy, learned, spoken)
 
 
 def default_text_config() -> dict[str, Any]:
