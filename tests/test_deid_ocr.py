@@ -36,3 +36,26 @@ def test_a_value_stops_before_the_next_lab_line():
 
 def test_a_wechat_handle_given_in_reply():
     assert ("wxid_k2m9p0q1", "URL") in _found("加您微信吗？我的是wxid_k2m9p0q1")
+
+
+@pytest.mark.parametrize("text, value, category", [
+    ("报告日期：2024/ 3/2 5 09:30:11", "2024/ 3/2 5", "DATE"),
+    ("出院日期：2O23-1Z-05 住院天数", "2O23-1Z-05", "DATE"),
+    ("姓 名：李 国强　性别：男", "李 国强", "NAME"),
+    ("住址：济南市历下 区泉城 路18号 电话", "济南市历下 区泉城 路18号", "ADDRESS"),
+])
+def test_gaps_and_look_alikes_repaired(text, value, category):
+    assert (value, category) in _found(text), _found(text)
+
+
+@pytest.mark.parametrize("text", [
+    "测了CA125 1098.7U/mL，说没事",
+    "我电话18720737137 68岁了",
+    "门诊号：00721505\nD-二聚体 6.69mg/L",
+    "姓名:俞荣 钾：5.4 餐后",
+    "有效期至：2 024.04 用法用量",
+])
+def test_repair_never_joins_two_fields(text):
+    found = _found(text)
+    assert all(" " not in v or v.count(" ") == 0 for v, c in found if c in ("MRN", "PHONE", "DATE")), found
+    assert all(c != "NAME" or "钾" not in v for v, c in found), found

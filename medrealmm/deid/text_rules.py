@@ -458,8 +458,9 @@ def _anchored(t: str, out: list[_Found]) -> None:
         elif " " in val:                              # 住院号：5520871 TSH 3.1mIU/L: the value ends before a lab
             chunks = val.split(" ")
             keep = 1
-            while keep < len(chunks) and _OCR_CHUNK.fullmatch(chunks[keep]) is not None:
-                keep += 1
+            while keep < len(chunks) and _OCR_CHUNK.fullmatch(chunks[keep]) is not None \
+                    and not _UNIT_AFTER.match(t, s + len(" ".join(chunks[:keep])) + 1):
+                keep += 1                             # never 18720737137 68岁: an age after the number
             val = " ".join(chunks[:keep])
         e = s + len(val)
         digits = sum(c.isdigit() for c in val)
@@ -615,8 +616,11 @@ _RANGE_NEXT = re.compile(r"\s?[-~至到]\s?(?P<d>(?:19|20)?\d{2}[-/.年]\d{1,2}[
 _DATE_GATE = re.compile(r"年|月|民国|号|\d{4}|\d[/.]\d")
 
 
+_EXTRA_GATE = re.compile(r"今年|去年|前年|明年|月|民国|\d/\d{1,2}/|(?:19|20)\d\d")
+
+
 def _extra_dates(t: str, out: list[_Found], *, year_month: bool) -> None:
-    for m in _EXTRA_DATES.finditer(t):
+    for m in _EXTRA_DATES.finditer(t) if _EXTRA_GATE.search(t) else ():
         g = m.lastgroup
         if g is None or (g in ("ym", "ym_dot") and not year_month):
             continue
@@ -670,7 +674,10 @@ _OCR_FIELD = re.compile(r"(?:" + "|".join(
 _OCR_CHUNK = re.compile(r"(?:转)?(?=[^\d]*\d)[0-9IlOoZSBgbDq|Xx\-()]{1,32}")
 _OCR_WEB_CHUNK = re.compile(r"[A-Za-z0-9.@_\-]{1,20}")
 _DIGIT_ALIKE = str.maketrans("IlOoDZzSsBgbq|", "11000225589691")
-_OCR_GATE = re.compile(r"[号弓玛码□话活机址录箱工]")
+# what only an OCR'd or a hand-typed form shows (a garbled label, a gap or a look-alike inside a number) or a
+# label the cued patterns above do not read (工号, 网址, 登录, 邮箱): without one, those patterns have read it all
+_OCR_GATE = re.compile(r"[弓玛活阮□珍捡休]|[号码证话机][:：]?\s?[\dA-Za-z]{1,20}[ \n][\dA-Za-z]|\d[IlOoZSBgbDq|]\d|工号|网址|登录|"
+                       r"邮箱|总机|流水|取号|结算|条码")
 _WECHAT_HANDLE = re.compile(r"微信[^。\n]{0,8}?(?:我的是|是)[:：\s]?(?P<v>[A-Za-z][A-Za-z0-9_\-]{4,24}|[0-9]{6,12})(?![A-Za-z0-9])")
 
 
@@ -682,7 +689,9 @@ def _ocr_fields(t: str, out: list[_Found]) -> None:
             e -= 1                                    # 工号Y2605）, …3186.: the sentence's, not the value's
         parts = re.split(r"([ \n])", t[s:e])
         keep = 1
-        while keep + 1 < len(parts) and (_OCR_CHUNK.fullmatch(parts[keep + 1]) is not None if cat not in ("URL", "EMAIL")
+        while keep + 1 < len(parts) and (_OCR_CHUNK.fullmatch(parts[keep + 1]) is not None
+                                         and not _UNIT_AFTER.match(t, s + len("".join(parts[:keep + 1])))
+                                         if cat not in ("URL", "EMAIL")
                                          else _OCR_WEB_CHUNK.fullmatch(parts[keep + 1]) is not None):
             keep += 2                                 # 610805199506 12 3869; never TSH 8.2mIU, D-二聚体
         e = s + len("".join(parts[:keep]))
@@ -723,7 +732,7 @@ def _hospitals(t: str, out: list[_Found]) -> None:
 # and look-alike misreadings (阮 for 院, 入 for 人, 区 for 医, 窒 for 室). The hospital patterns read a copy
 # with the gaps closed and the misreadings put right; what they find maps back onto the text.
 _OCR_GAP = re.compile(r"(?<=[\u4e00-\u9fff])[ \n](?=[\u4e00-\u9fff])")
-_OCR_HOSP_GATE = re.compile(r"[\u4e00-\u9fff][ \n][\u4e00-\u9fff]|阮|入民|区院|窒")
+_OCR_HOSP_GATE = re.compile(r"[\u4e00-\u9fff][ \n][\u4e00-\u9fff]{0,10}(?:院|室|所|中心)|阮|入民|区院|窒")
 _OCR_HOSP_FIX = ((re.compile(r"医阮|(?<=人民)区院|(?<=中)区院"), "医院"), (re.compile(r"入民"), "人民"),
                  (re.compile(r"(?<=卫生)窒"), "室"), (re.compile(r"保健阮"), "保健院"))
 
@@ -1174,6 +1183,66 @@ def _greeting_names(t: str, out: list[_Found]) -> None:
 
 # ---------------------------------------------------------------------------------------------
 
+# An OCR'd document: a space or a line break inside a number, a date or a name (2024/ 3/2 5, 王 德胜, 佛山市南海 区),
+# letters read for digits inside a number (20Z3-05-20, 2o23-12-1b, I976-11-24) and a few misread cue characters
+# (弓 for 号, 曰 for 日, 巿 for 市). :func:`ocr_repair` closes the gaps and puts the look-alikes right, one
+# character for one; the rules read the repaired copy too.
+_OCR_SIGNS = re.compile(r"(?<!\d)(?:1|2|19|20|19\d|20\d)[ \n]\d{1,3}[/\-.年]|\d[/\-.年月][ \n]\d|\d[ \n][/\-.年月日]|"
+                        r"\d[IlOoZSBgbDq]\d|[/\-.年月][IlOoZSBgbDq]\d|[/\-]\d[IlOoZSBgbDq](?![A-Za-z\d])|"
+                        r"(?<![A-Za-z])[IlOoZSBgbDq]\d{3}[/\-.年]|"
+                        r"(?:姓\s?名|住\s?址|地\s?址|院\s?址|现住址)[:：\s]*[\u4e00-\u9fff]{1,12} [\u4e00-\u9fff]|[弓曰巿]")
+_GAP_DIGITISH = "0123456789/-.:年月日IlOoZSBgbDq"
+_LAB_LEFT = re.compile(r"[A-HJ-NPR-Za-ac-fh-kmnp-z]")     # a letter that is no digit's look-alike: CA125, HbA1c
+_DECIMAL = re.compile(r"\d+\.\d")
+_UNIT_AFTER = re.compile(r"\d{1,4}\s?(?:岁|年|月|周|天|个|次|点|时)")
+_DIGIT_FIX = str.maketrans("IlOoZSBgbDq", "11002589601")
+_CJK_FIX = str.maketrans("弓曰巿", "号日市")
+
+
+def _repaired_date(t: str, s: int, e: int, v: str) -> bool:
+    return bool(re.search(r"\d{4}|[年月日]", v)) and not re.search(r"有效期|批号|生产日期|失效", t[max(0, s - 8):s])
+
+
+def _repaired_place(t: str, s: int, e: int, v: str) -> bool:
+    return any(c in "省市县区州旗镇乡村路街号" for c in v) and not any(c in "的了是在我你他她吃爱喝说类别章" for c in t[s:e])
+
+
+# what a repaired span must show to count (a date its year or 年月日, not a drug's expiry; an address a
+# division in its first piece, not a form's next field); hospitals have their own pass (_ocr_hospitals)
+_REPAIRED_OK = {"DATE": _repaired_date, "ADDRESS": _repaired_place,
+                "NAME": lambda t, s, e, v: len(re.split(r"[ \n]", t[s:e])) <= 3 and (e == len(t) or not _cjk(t[e]) and t[e] not in ":："),
+                "ID": lambda t, s, e, v: True, "PHONE": lambda t, s, e, v: True,
+                "MRN": lambda t, s, e, v: True, "ORDER_ID": lambda t, s, e, v: True}
+
+
+def ocr_repair(text: str, t: str) -> tuple[list[int], str]:
+    """The indices of ``t`` kept and the repaired copy (see :data:`_OCR_SIGNS`): a single space or line
+    break of the original ``text`` between two Chinese characters or inside a run of digits and date
+    marks is dropped; a look-alike letter next to a digit becomes the digit."""
+    n = len(t)
+    keep = []
+    for i in range(n):
+        if text[i] in " \n" and 0 < i < n - 1 and text[i - 1] not in " \n\u3000" and text[i + 1] not in " \n\u3000":
+            a, b = t[i - 1], t[i + 1]
+            left = t[t.rfind(" ", 0, i) + 1:i]
+            right = t[i + 1:(t.find(" ", i + 1) + 1 or n + 1) - 1]
+            if _cjk(a) and _cjk(b) and a not in "岁天年月周次个章" \
+                    or a in _GAP_DIGITISH and b in _GAP_DIGITISH and (a.isdigit() or b.isdigit()) \
+                    and ":" not in t[i + 1:i + 5] and not _LAB_LEFT.search(left) and not _DECIMAL.match(right) \
+                    and not (b.isalpha() and not t[i + 2:i + 3].isdigit()) and not _UNIT_AFTER.match(t, i + 1):
+                continue                              # never 21:56 (a time), CA125 1098.7 (a lab and its value),
+                                                      # 18720737137 68岁, 20231227 2010年 (a number, then an age or a year)
+        keep.append(i)
+    chars = [t[i] for i in keep]
+    for j, c in enumerate(chars):
+        before = chars[j - 1] if j else ""
+        after = chars[j + 1] if j + 1 < len(chars) else ""
+        if c in "IlOoZSBgbDq" and (before.isdigit() or after.isdigit()
+                                   or before in ("年", "月", "-", "/") and after in ("月", "日", "-", "/")):
+            chars[j] = c.translate(_DIGIT_FIX)
+    return keep, "".join(chars).translate(_CJK_FIX)
+
+
 class RuleDetector:
     """The rule pass; ``categories`` limits what it reports, ``year_month`` whether a year+month
     without a day (2023年5月) counts as a date, ``cueless_dates`` whether a bare M.D / M/D counts
@@ -1196,7 +1265,32 @@ class RuleDetector:
         """Merged, sorted spans of every identifier the rules find in ``text``."""
         if not text:
             return []
+        spans = self._find(text, normalize(text))
+        if _OCR_SIGNS.search(text) is not None:
+            repaired = [Span(r.start, r.end, next((p.category for p in spans if p.start < r.end and r.start < p.end),
+                                                  r.category), r.detector)
+                        for r in self._find_repaired(text)]          # the plain pass names the kind where both read it
+            spans = merge_spans(spans + repaired)
+        return spans
+
+    def _find_repaired(self, text: str) -> list[Span]:
+        """What the rules find in an OCR'd text once its gaps and look-alikes are put right (see
+        :func:`ocr_repair`), mapped back: only spans that a gap or a repair was inside."""
         t = normalize(text)
+        keep, flat = ocr_repair(text, t)
+        if flat == t:
+            return []
+        out = []
+        for sp in self._find(flat, flat):
+            s, e = keep[sp.start], keep[sp.end - 1] + 1
+            if e - s == sp.end - sp.start and flat[sp.start:sp.end] == t[s:e]:
+                continue                              # nothing repaired inside: the plain pass has it
+            if sp.category not in _REPAIRED_OK or not _REPAIRED_OK[sp.category](t, s, e, flat[sp.start:sp.end]):
+                continue
+            out.append(Span(s, e, sp.category, self.name))
+        return out
+
+    def _find(self, text: str, t: str) -> list[Span]:
         want = self.categories
         out: list[_Found] = []
         has_digit = _DIGIT.search(t) is not None

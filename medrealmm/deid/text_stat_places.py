@@ -60,6 +60,8 @@ _NOT_VILLAGE_END = ("农村", "乡村", "山村", "渔村", "城中村", "本村
 # 7) where one is from, before one's name
 _INTRO = re.compile(r"我是(?P<p>" + _CJK + r"{2,4}?)[的滴]")
 
+_TAIL_GATE = re.compile(r"[镇乡村区县市旗道木查会]\s?[\u4e00-\u9fff\d０-９]")
+_HOUSE_RX = re.compile(_HOUSE)
 _GATE = re.compile(r"[镇乡村区县市旗道木查会]\s?[\u4e00-\u9fff\d０-９]|[组社队连号]|家|师|交叉|[栋幢座]|号楼|我是")
 
 
@@ -74,13 +76,13 @@ def places(t: str, gaz: Gazetteer) -> list[Span]:
     if _GATE.search(t) is None:
         return []
     out: list[Span] = []
-    for m in _TAIL.finditer(t):
+    for m in _TAIL.finditer(t) if _TAIL_GATE.search(t) else ():
         s, e = m.span("t")
         if e < len(t) and t[e] in "省市县区州盟旗镇乡":
             continue                                  # 西藏自治区 + 台湾省: the next division, the gazetteer's
         if not any(c in _STOP or c in _CLINICAL for c in t[s:e]) and not any(c in _STOP for c in t[max(0, s - 3):s]):
             out.append(Span(s, e, "ADDRESS", DETECTOR))
-    for m in _NUMBERED.finditer(t):
+    for m in _NUMBERED.finditer(t) if _HOUSE_RX.search(t) else ():
         s, e = m.span("t")
         s = _compound_start(t, s, e)
         s = max((i + 1 for i in range(s, e) if t[i] in _STOP or t[i] in _CLINICAL), default=s)
@@ -97,7 +99,7 @@ def places(t: str, gaz: Gazetteer) -> list[Span]:
             cut = t.find("与", m.start())
             s = max((i + 1 for i in range(m.start(), cut) if t[i] in _NOT_COMPOUND_CHARS or t[i] in _STOP), default=m.start())
             out.append(Span(s, m.end(), "ADDRESS", DETECTOR))
-    for m in _BUILDING.finditer(t):
+    for m in _BUILDING.finditer(t) if "栋" in t or "幢" in t or "座" in t or "号楼" in t else ():
         s = _compound_start(t, m.start("c"), m.end("c"))
         s = max((i + 1 for i in range(s, m.end("c")) if t[i] in _STOP), default=s)
         if m.end("c") - s >= 2 and not t[s:m.end("c")].endswith(_NOT_BUILDING_END):
