@@ -393,29 +393,42 @@ class LearnedDetector:
         return self._tagger
 
     def find(self, text: str) -> list[Span]:
-        """Sorted spans of the names, addresses and hospitals the model tags in ``text``."""
-        return [s for s, conf, name_ok, context_ok in self.find_checked(text) if conf >= self.min_confidence
-                and (name_ok or not self.check_names) and (context_ok or not self.check_context)]
+        """Sorted spans of the names, addresses and hospitals the model tags in ``text`` (the filters run only
+        on the spans confident enough: same spans as filtering :meth:`find_checked`)."""
+        tagged = self._tagged(text)
+        if tagged is None:
+            return []
+        t, seg, scored = tagged
+        return [s for s, conf in scored if conf >= self.min_confidence
+                and (not self.check_names or s.category != "NAME" or plausible_name(t, s.start, s.end))
+                and (not self.check_context or in_context(t, s, seg))]
 
     def find_scored(self, text: str) -> list[tuple[Span, float]]:
         """Every span the model tags, unfiltered, with its confidence: the lowest marginal probability
         of its labels over its characters."""
-        return [(s, conf) for s, conf, _n, _c in self.find_checked(text)]
+        tagged = self._tagged(text)
+        return [] if tagged is None else tagged[2]
 
     def find_checked(self, text: str) -> list[tuple[Span, float, bool, bool]]:
         """Every span the model tags with its confidence, whether it passes :func:`plausible_name` (spans
         other than names always do) and whether it passes :func:`in_context`."""
-        if not text or not any("\u4e00" <= c <= "\u9fff" for c in text):
+        tagged = self._tagged(text)
+        if tagged is None:
             return []
+        t, seg, scored = tagged
+        return [(s, conf, s.category != "NAME" or plausible_name(t, s.start, s.end), in_context(t, s, seg))
+                for s, conf in scored]
+
+    def _tagged(self, text: str) -> tuple[str, list[tuple[str, str, str]], list[tuple[Span, float]]] | None:
+        """The normalised text, its jieba segments, and every tagged span with its confidence (None: no Han)."""
+        if not text or not any("\u4e00" <= c <= "\u9fff" for c in text):
+            return None
         tagger = self._load()
         t = normalize(text)
         feats, seg = _features(t)
         labels = tagger.tag(feats)
-        out = []
-        for s in decode(labels, self.name):
-            conf = min(tagger.marginal(labels[i], i) for i in range(s.start, s.end))
-            out.append((s, conf, s.category != "NAME" or plausible_name(t, s.start, s.end), in_context(t, s, seg)))
-        return out
+        marginal = tagger.marginal
+        return t, seg, [(s, min(marginal(labels[i], i) for i in range(s.start, s.end))) for s in decode(labels, self.name)]
 
     def detect(self, texts: Sequence[str]) -> list[list[Span]]:
         """One list of spans per text, in order (counts only are logged, never text)."""
