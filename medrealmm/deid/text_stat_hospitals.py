@@ -43,8 +43,11 @@ _AFTER = (r"(?=\s?(?:也行|也可以|的" + _CJK + r"{1,4}?(?:大夫|医生|主
           r"[，,。！!？?]))")
 _FAMOUS_RX = re.compile(_BEFORE + r"(?P<h>(?:" + "|".join(map(re.escape, _NAMES)) + r")" + _CAMPUS + r")" + _AFTER)
 _FORMS_RX = re.compile(_BEFORE + r"(?P<h>" + _FORMS + _CAMPUS + r")" + _AFTER)
+_FAMOUS_GATE = re.compile("|".join(map(re.escape, _NAMES)))
+_FORMS_GATE = re.compile(r"军总|军区总|肿|医总院|医附院|北大|省立")
 _SHORT_CAMPUS = re.compile(_CJK + r"{2,4}?[一二三四五六七八九]院[东西南北]院(?:区)?")
 _LEAD_STOP = frozenset("在去到找是和或跟比住我你他她的了从转与及院以可")
+_CAMPUS_GATE = re.compile(r"[一二三四五六七八九]院[东西南北]院")
 _GATE = re.compile(r"军|肿|医总院|医附院|北大|省立|[东西南北]院|" + "|".join(map(re.escape, _NAMES)))
 
 
@@ -53,8 +56,10 @@ def hospitals(t: str) -> list[Span]:
     if _GATE.search(t) is None:
         return []
     out = []
-    for s, e in [m.span("h") for rx in (_FAMOUS_RX, _FORMS_RX) for m in rx.finditer(t)] \
-            + [m.span() for m in _SHORT_CAMPUS.finditer(t)]:
+    found = [m.span("h") for m in _FAMOUS_RX.finditer(t)] if _FAMOUS_GATE.search(t) else []
+    found += [m.span("h") for m in _FORMS_RX.finditer(t)] if _FORMS_GATE.search(t) else []
+    found += [m.span() for m in _SHORT_CAMPUS.finditer(t)] if _CAMPUS_GATE.search(t) else []
+    for s, e in found:
         s = max((i + 1 for i in range(s, e - 2) if t[i] in _LEAD_STOP), default=s)   # 我去 + 西藏军总
         out.append(Span(s, e, "HOSPITAL", DETECTOR))
     return out

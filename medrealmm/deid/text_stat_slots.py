@@ -189,16 +189,28 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple((k, re.
      r"[一二三四五六七八九十]{1,2}岁|是我家|是额|是我[阿老]|（我|(?:女士|先生|同学)?(?:你好|您好))"),
     # a child's name before the parent's title (我是小龙妈妈, 老岑爸爸, 小芝家长您好)
     ("parent", r"妈妈|爸爸|家长", r"(?:^|(?<=[\s，,。；;！!？?～~])|(?<=我是))(?P<n>" + _CJK + r"{2})(?=妈妈|爸爸|家长)"),
-    # a name that closes the message, a signature (…，谢谢医生 建彤; …！满仓)
-    ("sign", r"[\u4e00-\u9fff][!！.。~～?？\s]*$", r"(?<=[\s，,。；;！!？?～~])(?P<n>" + _CJK + r"{2,3})[!！.。~～?？\s]*$"),
 ))
+_SIGN_TRAIL = "!！.。~～?？ \t\n"
+_SIGN_BEFORE = frozenset(" \t\n，,。；;！!？?～~")
 _REPEAT = frozenset({"kin"})      # slots whose cue words overlap (我家 + 孩子涵涵): searched at every start
 
 _STRICT = frozenset({"kin", "open", "help", "recv", "parent", "sign"})   # slots that also hold plain words: a nickname or a full name only
 
 
+def _signature(t: str, out: list[Span]) -> None:
+    """A name that closes the message, a signature (…，谢谢医生 建彤; …！满仓): two or three characters
+    after a separator, before nothing but closing punctuation."""
+    e = len(t.rstrip(_SIGN_TRAIL))
+    for k in (2, 3):
+        s = e - k
+        if s > 0 and t[s - 1] in _SIGN_BEFORE and all(_cjk(c) for c in t[s:e]):
+            _slot_one(t, "sign", s, e, out)
+            return
+
+
 def _slot(t: str) -> list[Span]:
     out: list[Span] = []
+    _signature(t, out)
     for g, gate, rx in _SLOTS:
         if gate.search(t) is not None:
             if g in _REPEAT:
