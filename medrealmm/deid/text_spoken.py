@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass
 
 from medrealmm.deid.spans import Span, merge_spans
-from medrealmm.deid.text_lexicons import SURNAMES
+from medrealmm.deid.text_lexicons import AMBIGUOUS_SURNAMES, SURNAMES
 from medrealmm.deid.text_rules import valid_resident_id
 
 DETECTOR = "spoken"
@@ -81,17 +81,20 @@ _CUES = (
     ("tail", r"手机尾号|电话尾号|号码尾号|尾号是?|后四位是?|末四位是?"),
     ("part", r"分开说|分开发|拆开说|拆开发|接上条|接上一条|后面是|剩下的是?|后半段是?|前半段是?|前面是"),
     ("phone", r"手机号码?|手机|电话号码?|联系电话|电话|电联|联系方式|联系我|打我|打给我|拨打|致电|座机号?|固话|号码是|"
-              r"[Tt][Ee][Ll]|[Cc]all|新的|号码"),
+              r"[Tt][Ee][Ll]|[Cc]all|新的|号码|可以打|打这个|打"),
     ("id", r"身份证号码?|身份证|证件号码?|身份号码?|身份证件号"),
     ("mrn", r"病历号|病案号|住院号|门诊号|就诊卡号?|诊疗卡号?|医保卡号?|医保号|社保卡号?|健康卡号?|档案号|登记号|病人号|患者号|"
             r"卡号|检查号|条码号|门诊ID|患者ID|就诊号|挂号号|病历编号|住院编号|门诊编号|报告编号|报告单号|检验号|就诊卡"),
     ("order", r"订单号|订单编号|订单|单号|流水号|预约号|预约码|挂号单号|问诊单号|交易号|快递单号|运单号|发票号|取药码|验证码|"
               r"退款单号|退款编号|挂号单"),
 )
-_CUE_RX = re.compile("|".join(f"(?P<{k}>{v})" for k, v in _CUES))
-_CUE_GAP = re.compile(r"(?:[\s:：是为\-—,，.的号码→>＞=]|我|报|说|念|发|一下|给您|给你|你|您|记一下|嘛|吧|呢|哈|啊|呃|嗯|那个|就是|"
+_CUE_FIRST = "QqVvWwTtCc扣抠叩企球寇微威薇徽维卫加绿手电号尾后末分拆接剩前联打拨致座固新身证病住门就诊医社健档登卡检条患挂报订单流预问交快运发取验退"
+_CUE_RX = re.compile("(?=[" + _CUE_FIRST + "])(?:" + "|".join(f"(?P<{k}>{v})" for k, v in _CUES) + ")")
+_CUE_GAP = re.compile(r"(?:[\s:：是为\-—,，.的号码→>＞=A-Z]|我|报|说|念|发|一下|给您|给你|你|您|记一下|嘛|吧|呢|哈|啊|呃|嗯|那个|就是|"
                       r"写|这样|是)*$")
 # --- dates read out (八四年七月一号, 这个月二十七号, 二三年四月十九住的院) -------------------------------------
+_HANDLE_GATE = re.compile(r"[微薇威徽维卫扣企球泡QqVvWw]")
+_PLAIN = re.compile(r"[0-9 \-.,，:：/]+")
 
 _ZD = r"(?:三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
 _ZM = r"(?:十[一二]|[一二三四五六七八九十])"
@@ -102,6 +105,16 @@ _SPOKEN_DATE = re.compile(
     r"|(?:这个月|上个月|下个月|本月|上月|下月)(?P<d3>" + _ZD + r")(?:号|日))"
     r"(?![〇零一二三四五六七八九十])")
 _DATE_WORD_AFTER = re.compile(r"\s?(?:住|出生|生的|生|开始|入院|出院|做|那天|来|复查|手术|去|查|发|病|确诊|的时候|号)")
+
+
+# --- a compound's building read out (翠湖花园二十三栋二单元四零一), a place named colloquially (就是 民主路 那边) --
+
+_ZN = r"[一二三四五六七八九十零〇幺两]"
+_SPOKEN_BUILDING = re.compile(r"[\u4e00-\u9fff]{1,5}(?:小区|花园|家园|公寓|宿舍|新村|新城|大院|家属院|苑|园|湾|府|城|里|庭|居|阁|村)" + _ZN + r"{1,3}(?:栋|号楼|幢|座)"
+                              + _ZN + r"{1,2}单元" + _ZN + r"{3,4}(?:室|号)?")
+_COLLOQUIAL_PLACE = re.compile(r"(?:就是|就|呃|嗯|那个)[\s，,]*(?P<p>[\u4e00-\u9fff]{2,4}(?:路|街|大道|小区|花园|家园|宿舍|新村|新城|大院|家属院|园|苑|湾))"
+                               r"[\s，,]*(?:那边|那一块|那块|附近|那儿|那里)")
+_PLACE_START_STOP = frozenset("的了在是我你他她这那就还也都")
 
 
 # --- e-mails and web addresses spelt out ----------------------------------------------------------------
@@ -118,13 +131,16 @@ _AT_GATE = re.compile(r"(?<![A-Za-z])at(?![A-Za-z])|艾特|爱特|圈\s?[Aa]|[@�
 _WEB = re.compile(r"(?<![A-Za-z0-9_])(?:https?://\s?|www" + _DOT + r")(?:[A-Za-z0-9\-_]+" + _DOT + r")*[A-Za-z0-9\-_]+" + _DOT
                   + _TLD + r"(?![A-Za-z])(?:/[A-Za-z0-9_\-./?=&%]*)?", re.I)
 # a handle read out letter by letter after a WeChat cue (微信号我说一下 w x p a n h 六 一 零)
-_SPOKEN_HANDLE = re.compile(r"(?:微信号?|[VvWw]信号?|威信号?|薇信号?|[VvWw][Xx]号?|加薇|扣扣号?|[Qq]{2}号?)(?:我说一下|说一下|我报一下|是|[\s:：，,])*"
+_SPOKEN_HANDLE = re.compile(r"(?:微信号?|[VvWw]信号?|威信号?|薇信号?|[VvWw][Xx]号?|加薇|扣扣号?|[Qq]{2}号?)(?:我说一下|说一下|我报一下|是|[\s:：，,]|嗯|呃|然后呢?|那个|对对|就是)*"
                             r"(?P<h>(?:[A-Za-z0-9]|" + _A + r"|下划线|杠)(?:\s?(?:[A-Za-z0-9]|" + _A + r"|下划线|杠)){4,30})")
 
 
 # --- names spelt by their components --------------------------------------------------------------------
 
-_SURNAME_PARTS = ("弓长张", "立早章", "耳东陈", "木子李", "口天吴", "草头黄", "双木林", "古月胡", "三横王", "三横一竖王",
+_SURNAME_PARTS = ("西早覃", "木土杜", "四夕罗", "金中钟", "刍耳邹", "丘耳邱", "文武斌", "单人何", "双人徐", "双人彭",
+                  "日召昭", "木易杨", "三石磊", "三金鑫", "三木森", "三水淼", "双火炎", "日生星", "田力男", "少女妙", "王令玲",
+                  "王其琪", "木每梅", "弓虽强", "山夆峰", "日青晴", "白王皇", "三日晶", "言身寸谢", "工口呈", "口王呈", "土口吉",
+                  "弓长张", "立早章", "耳东陈", "木子李", "口天吴", "草头黄", "双木林", "古月胡", "三横王", "三横一竖王",
                   "人可何", "言午许", "走肖赵", "文刀刘", "关耳郑", "禾呈程", "双口吕", "子小孙", "耳东阵", "弓长章",
                   "十八子李", "口十叶", "女子好", "日月明", "三点水的江", "提手旁", "单人旁", "双人徐", "双人余", "木易杨",
                   "草头萧", "宝盖", "人尔你", "月半胖", "王白皇", "千里重", "马户驴", "土也地", "白水泉", "虫工虹",
@@ -136,7 +152,10 @@ _RADICAL = re.compile(r"(?:三点水|两点水|单人旁|双人旁|木字旁|草
                       r"双耳旁?|石字旁|禾木旁|米字旁|车字旁|马字旁|鱼字旁|三横一竖|三横)(?:的|那个)?[\u4e00-\u9fff]")
 # 伟大的伟, 芳是芬芳的芳, 曾经的曾那个曾: a character explained by a word that holds it
 _EXPLAINED = re.compile(r"(?:(?P<c>[\u4e00-\u9fff])是(?=[\u4e00-\u9fff]{1,3}的(?P=c)))?(?P<w>[\u4e00-\u9fff]{2,3})的(?P<x>[\u4e00-\u9fff])(?:那个(?P=x))?")
-_EXPLAIN_CUE = re.compile(r"姓|名|叫|字|写|哪个|您说的是|你说的是|应该是|就是")
+_PARTS_OF = re.compile(r"(?P<c>[\u4e00-\u9fff])是(?P<w>[\u4e00-\u9fff]{2})(?P=c)(?=$|[\s，,。；;对吧那])")   # 斌是文武斌
+# the name a spelling is about, said just before it (应该是吴英斌，那个斌是文武斌)
+_NAME_BEFORE = re.compile(r"(?:是|叫|写我|名字|[：:，,\s])(?P<n>[\u4e00-\u9fff]{2,3})(?=[\s，,。]|就是|那个|对吧)")
+_EXPLAIN_CUE = re.compile(r"姓|名|叫|字|写|哪个")
 _EXPLAIN_END = re.compile(r"$|[\s，,。.、；;！!？?）)]|对|吧|那|和|跟|呢|啊|嗯|不")
 _EXPLAIN_STOP = frozenset("的了是我你他她这那有没不也都就还在个么吗呢")
 # 杜**, 杜*春, 胡x主任: a name half hidden
@@ -145,8 +164,8 @@ _AGENT_NICK = re.compile(r"客服(?:人员)?(?P<n>[小阿][\u4e00-\u9fff])(?![\u
 _PINYIN_SYL = (r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|uan|ian|iao|uai|ai|ei|ao|ou|an|en|in|un|"
                r"ia|ie|iu|ua|uo|ue|ui|er|a|o|e|i|u|v)")
 _SYLLABLES = re.compile("(?:" + _PINYIN_SYL + "){2,4}")
-_PINYIN_NAME = re.compile(r"(?:我叫|名字是?|姓名|患者|病人叫?|叫)[:：\s]*(?P<n>(?:" + _PINYIN_SYL + r"){1,2}(?:\s?(?:" + _PINYIN_SYL
-                          + r"){1,3})?|[\u4e00-\u9fff][A-Z]{1,3})(?![A-Za-z])")
+_PINYIN_NAME = re.compile(r"(?:我叫|名字是?|姓名|患者|病人叫?|叫)[:：\s]*(?P<n>(?i:(?:" + _PINYIN_SYL + r"){1,2}(?:\s?(?:" + _PINYIN_SYL
+                          + r"){1,3})?)|[\u4e00-\u9fff][A-Z]{1,3})(?![A-Za-z])")
 
 
 _HARD = re.compile(r"[，,。;；:：\n]")
@@ -246,8 +265,22 @@ class SpokenDetector:
             out += [Span(*m.span(), "URL", self.name) for m in _WEB.finditer(text) if not _plain(m.group())]
         if "月" in text:
             self._dates(text, out)
+        if "单元" in text or "那" in text:
+            self._places(text, out)
         self._names(text, out)
         return merge_spans(out)
+
+    def _places(self, text: str, out: list[Span]) -> None:
+        if "单元" in text:
+            for m in _SPOKEN_BUILDING.finditer(text):
+                b = m.start()
+                while b < m.end() and text[b] in _PLACE_START_STOP:
+                    b += 1
+                out.append(Span(b, m.end(), "ADDRESS", self.name))
+        for m in _COLLOQUIAL_PLACE.finditer(text):
+            p = m.group("p")
+            if p[0] not in _PLACE_START_STOP:
+                out.append(Span(*m.span("p"), "ADDRESS", self.name))
 
     def _dates(self, text: str, out: list[Span]) -> None:
         for m in _SPOKEN_DATE.finditer(text):
@@ -260,18 +293,28 @@ class SpokenDetector:
 
     # --- numbers ---------------------------------------------------------------------------------------
     def _numbers(self, text: str, out: list[Span]) -> None:
+        cues: list[tuple[int, str]] | None = None
         for m in _RUN.finditer(text):
-            self._run(text, m.start(), m.end(), out)
-        self._cued_handles(text, out)
+            start = m.start()
+            if cues is None:
+                cues = [(c.end(), c.lastgroup or "") for c in _CUE_RX.finditer(text)]
+            cue = None
+            for e, kind in cues:
+                if start - 14 <= e <= start and _CUE_GAP.match(text, e, start) is not None:
+                    cue = kind
+            if cue is None and _PLAIN.fullmatch(text, start, m.end()) is not None and text.count(" ", start, m.end()) < 6:
+                continue                       # ASCII digits written the plain way: the rules' part
+            self._run(text, start, m.end(), cue, out)
+        if _HANDLE_GATE.search(text) is not None:
+            self._cued_handles(text, out)
 
-    def _run(self, text: str, start: int, end: int, out: list[Span]) -> None:
+    def _run(self, text: str, start: int, end: int, cue: str | None, out: list[Span]) -> None:
         run = text[start:end]
         alt = _SPOKEN.search(run) is not None
         groups = _groups(text, start, end)
-        cue, _ = _cue_before(text, start)
         if not alt and cue is None and _ALT.search(run) is None and not any(g.odd_before for g in groups) \
                 and not (len(groups) >= 7 and all(len(g.digits) == 1 for g in groups)):
-            return                             # ASCII digits written the plain way, after a plain cue: the rules' part
+            return
         if _CORRECTION_RX.search(run) is not None and self._corrected(text, start, end, groups, cue, out):
             return
         i = 0
@@ -310,7 +353,7 @@ class SpokenDetector:
                 # a long number read out digit by digit is no clinical value: a record or order number
                 digits, last = "", i
                 for j in range(i, k):
-                    if j > i and groups[j].hard_before:
+                    if j > i and groups[j].hard_before and not groups[j].soft_hard:
                         break
                     digits += groups[j].digits
                     last = j
@@ -374,10 +417,25 @@ class SpokenDetector:
                     continue                   # 综合症的症状: the word goes on
                 before = text[max(0, m.start() - 25):m.start()]
                 near = any(0 <= m.start() - f.end <= 3 for f in found)
-                if not (m.group("c") or near or x in before or _EXPLAIN_CUE.search(before[-12:])):
+                if not (m.group("c") or near or _named_before(text, m.start(), x) or _EXPLAIN_CUE.search(before[-12:])):
                     continue
                 b = m.start() + (1 if len(w) == 3 and w[0] in "是就叫" and not m.group("c") else 0)
                 found.append(Span(b, m.end(), "NAME", self.name))
+        if "是" in text:
+            found += [Span(*m.span(), "NAME", self.name) for m in _PARTS_OF.finditer(text)
+                      if m.group("c") not in _EXPLAIN_STOP and _named_before(text, m.start(), m.group("c"))]
+        found = [_then_again(text, f) for f in found]
+        for f in list(found):
+            x = text[f.end - 1]
+            for m in _NAME_BEFORE.finditer(text, max(0, f.start - 20), f.start):
+                n = m.group("n")
+                if x in n and n[0] in SURNAMES and n[0] not in AMBIGUOUS_SURNAMES:
+                    found.append(Span(*m.span("n"), "NAME", self.name))
+        if "叫" in text or "名字" in text:
+            for m in _CUED_SHORT.finditer(text):
+                n = m.group("n")
+                if n[0] in SURNAMES or n[0].isascii() and n not in _NOT_INITIALS:
+                    found.append(Span(*m.span("n"), "NAME", self.name))
         if "*" in text or "＊" in text or "x" in text or "X" in text:
             found += [Span(*m.span(), "NAME", self.name) for m in _MASKED_NAME.finditer(text) if m.group("s") in SURNAMES]
         if "客服" in text:
@@ -385,7 +443,7 @@ class SpokenDetector:
         if _LATIN.search(text) is not None:
             for m in _PINYIN_NAME.finditer(text):
                 n = m.group("n")
-                if n[0].isascii() and not all(_SYLLABLES.fullmatch(p) for p in n.split()) \
+                if n[0].isascii() and not _SYLLABLES.fullmatch(n.replace(" ", "").lower()) \
                         or n[0].isascii() and " " not in n and len(n) < 4:
                     continue                   # hi, ok: one syllable is no name
                 if n[0].isascii() or n[0] in SURNAMES:
@@ -393,29 +451,30 @@ class SpokenDetector:
         out += found
 
 
-_LATIN = re.compile(r"[a-z]{2}|[\u4e00-\u9fff][A-Z]")
+_LATIN = re.compile(r"[A-Za-z][a-z]|[\u4e00-\u9fff][A-Z]")
+# after 我叫/名字: a name half hidden (李x, 冯x国), spaced (汪 红, 赵 晨 芳) or in initials (QXS, 名字ZX)
+_CUED_SHORT = re.compile(r"(?:我叫|名字是?|叫)[:：\s]*(?P<n>[\u4e00-\u9fff][xX×](?:[\u4e00-\u9fff](?![\u4e00-\u9fff]))?|"
+                         r"[\u4e00-\u9fff](?: [\u4e00-\u9fff]){1,2}(?=[\s，,。]|在|$)|(?<=我叫|名字|字是)[A-Z]{2,4}(?![A-Za-z]))")
+_NOT_INITIALS = frozenset({"CT", "MRI", "DR", "PET", "ICU", "HIV", "HPV", "TCT", "BMI", "ECG", "EEG", "OK", "NO", "ID", "QQ"})
 
-_HANDLE = re.compile(r"(?:加薇|薇❤|薇心|薇[:：]|[VvWw]信号?|威信号?|徽信号?|维信号?|卫信号?|加[VvWw]|企鹅号?|球球号?|扣扣号?|"
+
+def _named_before(text: str, start: int, x: str) -> bool:
+    """Whether a name holding ``x`` (a surname first) was said just before ``start``."""
+    return any(x in n.group("n") and n.group("n")[0] in SURNAMES and n.group("n")[0] not in AMBIGUOUS_SURNAMES
+               for n in _NAME_BEFORE.finditer(text, max(0, start - 25), start))
+
+
+def _then_again(text: str, span: Span) -> Span:
+    """弓长张那个张: the character said once more goes with its spelling."""
+    c = text[span.end - 1]
+    if text.startswith("那个" + c, span.end):
+        return Span(span.start, span.end + 3, span.category, span.detector)
+    return span
+
+_HANDLE = re.compile(r"(?:加薇|薇❤|威❤|加下威|薇心|薇[:：]|[VvWw]信号?|[Ww]ei信|加[VvWw][Xx]|威信号?|徽信号?|维信号?|卫信号?|加[VvWw]|企鹅号?|球球号?|扣扣号?|"
                      r"绿泡泡)(?:[\s:：]|是|号是|嘛|吧|呀|我说一下|说一下)*(?P<h>[A-Za-z][A-Za-z0-9_\-]{5,19})(?![A-Za-z0-9_\-])")
-
-
-_DISGUISED = re.compile(r"企鹅|球球|抠抠|叩叩|寇寇|扣扣|[Qq]号|薇|徽信|维信|卫信|绿泡泡|加[VvWw]|电联|尾号|后四位|末四位")
-
-
-def _cue_before(text: str, start: int) -> tuple[str | None, bool]:
-    """The cue (qq, wechat, tail, phone, id, mrn, order) right before ``start``, if any, and whether it is
-    one written around a filter (企鹅号, 加薇, 电联), which the rules do not read."""
-    window = text[max(0, start - 14):start]
-    best: tuple[int, str, str] | None = None
-    for m in _CUE_RX.finditer(window):
-        gap = window[m.end():]
-        if len(gap) <= 6 and _CUE_GAP.match(gap) is not None and (best is None or m.end() >= best[0]):
-            best = (m.end(), m.lastgroup or "", m.group())
-    if best is None:
-        return None, False
-    return best[1], _DISGUISED.search(best[2]) is not None
 
 
 def _plain(s: str) -> bool:
     """An e-mail or address written the plain way (the rules read it)."""
-    return re.fullmatch(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+\.[A-Za-z]{2,}|www\.[A-Za-z0-9.\-]+", s) is not None
+    return re.search(r"点|。|\s|dian|dot|[（(\[【]|[" + _ALT_DIGITS + r"]", s, re.I) is None
