@@ -67,6 +67,8 @@ _RUN = re.compile(r"(?<![0-9" + _ALT_DIGITS + r"十百千万点])" + _D + r"(?:"
 _CHECK = re.compile(r"\s*(?:大写的?|小写的?)?\s*(?:[Xx×ⅹＸｘ]|叉|埃克斯|艾克斯|爱克斯|挨克斯)")
 _LETTERS_BEFORE = re.compile(r"(?:[A-Z]\s?){1,3}$")
 _CORRECTION_RX = re.compile(_CORRECTION)
+_SERVICE = frozenset({"110", "112", "114", "119", "120", "122", "999", "12315", "12320", "12345", "12356", "10086", "10010",
+                      "10000", "95598"})     # service numbers said in a row are no record number
 _DATE_AFTER = re.compile(r"\s*(?:年|月|日|号)")
 _GROUP_SEP = re.compile(r"[^0-9" + _ALT_DIGITS + r"]+")
 _AFTER_DIGIT_STOP = re.compile(r"\s*(?:十|百|千|万|点[0-9" + _ALT_DIGITS + r"]|\.[0-9]|度|岁|次|片|粒|毫|克|斤|公斤|米|厘米|分|秒|"
@@ -77,7 +79,7 @@ _AFTER_DIGIT_STOP = re.compile(r"\s*(?:十|百|千|万|点[0-9" + _ALT_DIGITS + 
 _CUES = (
     ("qq", r"[Qq]{2}号?|[Qq]号|(?<![A-Za-z])[Qq](?=是|\s|[:：])|扣扣号?|抠抠号?|叩叩号?|企鹅号?|球球号?|寇寇号?"),
     ("wechat", r"微信号?|[VvWw]信号?|威信号?|薇信号?|徽信号?|维信号?|卫信号?|加薇|薇❤|薇心|加[VvWw]|[VvWw][Xx]号?|"
-               r"[Ww]ei\s?[Xx]in|[Ww]e[Cc]hat|绿泡泡|加个?微|加我微|微[:：]|薇[:：]"),
+               r"[Ww]ei\s?[Xx]in|[Ww]e[Cc]hat|绿泡泡|加个?微|加我微|微[:：]|薇[:：]|[VvWw]❤|[VvWw]心|[+➕][VvWw]|[Ww]ei信"),
     ("tail", r"手机尾号|电话尾号|号码尾号|尾号是?|后四位是?|末四位是?"),
     ("part", r"分开说|分开发|拆开说|拆开发|接上条|接上一条|后面是|剩下的是?|后半段是?|前半段是?|前面是"),
     ("phone", r"手机号码?|手机|电话号码?|联系电话|电话|电联|联系方式|联系我|打我|打给我|拨打|致电|座机号?|固话|号码是|"
@@ -88,7 +90,7 @@ _CUES = (
     ("order", r"订单号|订单编号|订单|单号|流水号|预约号|预约码|挂号单号|问诊单号|交易号|快递单号|运单号|发票号|取药码|验证码|"
               r"退款单号|退款编号|挂号单"),
 )
-_CUE_FIRST = "QqVvWwTtCc扣抠叩企球寇微威薇徽维卫加绿手电号尾后末分拆接剩前联打拨致座固新身证病住门就诊医社健档登卡检条患挂报订单流预问交快运发取验退"
+_CUE_FIRST = "+➕QqVvWwTtCc扣抠叩企球寇微威薇徽维卫加绿手电号尾后末分拆接剩前联打拨致座固新身证病住门就诊医社健档登卡检条患挂报订单流预问交快运发取验退"
 _CUE_RX = re.compile("(?=[" + _CUE_FIRST + "])(?:" + "|".join(f"(?P<{k}>{v})" for k, v in _CUES) + ")")
 _CUE_GAP = re.compile(r"(?:[\s:：是为\-—,，.的号码→>＞=A-Z]|我|报|说|念|发|一下|给您|给你|你|您|记一下|嘛|吧|呢|哈|啊|呃|嗯|那个|就是|"
                       r"写|这样|是)*$")
@@ -114,7 +116,9 @@ _SPOKEN_BUILDING = re.compile(r"[\u4e00-\u9fff]{1,5}(?:小区|花园|家园|公�
                               + _ZN + r"{1,2}单元" + _ZN + r"{3,4}(?:室|号)?")
 _COLLOQUIAL_PLACE = re.compile(r"(?:就是|就|呃|嗯|那个)[\s，,]*(?P<p>[\u4e00-\u9fff]{2,4}(?:路|街|大道|小区|花园|家园|宿舍|新村|新城|大院|家属院|园|苑|湾))"
                                r"[\s，,]*(?:那边|那一块|那块|附近|那儿|那里)")
-_PLACE_START_STOP = frozenset("的了在是我你他她这那就还也都")
+_PLACE_START_STOP = frozenset("的了在是我你他她这那就还也都去到往从回来个")
+_GENERIC_PLACE = frozenset({"公园", "花园", "家园", "乐园", "动物园", "幼儿园", "校园", "菜园", "果园", "庄园", "马路", "大街", "大道",
+                            "小区", "街道", "新村", "新城", "大院", "宿舍"})
 
 
 # --- e-mails and web addresses spelt out ----------------------------------------------------------------
@@ -122,12 +126,12 @@ _PLACE_START_STOP = frozenset("的了在是我你他她这那就还也都")
 _A = "[" + _ALT_DIGITS + "]"
 _LOCAL_CH = r"(?:[A-Za-z0-9_.\-]|" + _A + r"|下划线|横杠|杠|点)"
 _DOM_CH = r"(?:[A-Za-z0-9\-]|" + _A + r")"
-_AT = r"(?:\s?(?:(?<![A-Za-z])at(?![A-Za-z])|(?<![A-Za-z])AT(?![A-Za-z])|艾特|爱特|圈\s?[Aa]|@|＠|#|＃|[（(\[【]\s*(?:at|AT|@|艾特)\s*[)）\]】])\s?)"
+_AT = r"(?:\s?(?:(?<![A-Za-z])at(?![A-Za-z])|(?<![A-Za-z])AT(?![A-Za-z])|艾特|爱特|小老鼠|圈\s?[Aa]|@|＠|#|＃|[（(\[【]\s*(?:at|AT|@|艾特)\s*[)）\]】])\s?)"
 _DOT = r"(?:\s?(?:点|\.|。|[（(\[【]\s*(?:点|dot|\.)\s*[)）\]】]|(?<![A-Za-z])(?:dot|DOT|dian)(?![A-Za-z]))\s?)"
-_TLD = r"(?:com|cn|net|org|edu|gov|top|cc|me|io|biz|info)"
+_TLD = r"(?:c\s?o\s?m|c\s?n|n\s?e\s?t|o\s?r\s?g|edu|gov|top|cc|me|io|biz|info)"
 _EMAIL = re.compile(r"(?<![A-Za-z0-9_])" + _LOCAL_CH + r"(?:\s?" + _LOCAL_CH + r"){0,40}?" + _AT + r"(?:" + _DOM_CH + r"(?:\s?"
                     + _DOM_CH + r"){0,20}" + _DOT + r")+" + _TLD + r"(?![A-Za-z])", re.I)
-_AT_GATE = re.compile(r"(?<![A-Za-z])at(?![A-Za-z])|艾特|爱特|圈\s?[Aa]|[@＠#＃]", re.I)
+_AT_GATE = re.compile(r"(?<![A-Za-z])at(?![A-Za-z])|艾特|爱特|老鼠|圈\s?[Aa]|[@＠#＃]", re.I)
 _WEB = re.compile(r"(?<![A-Za-z0-9_])(?:https?://\s?|www" + _DOT + r")(?:[A-Za-z0-9\-_]+" + _DOT + r")*[A-Za-z0-9\-_]+" + _DOT
                   + _TLD + r"(?![A-Za-z])(?:/[A-Za-z0-9_\-./?=&%]*)?", re.I)
 # a handle read out letter by letter after a WeChat cue (微信号我说一下 w x p a n h 六 一 零)
@@ -279,7 +283,7 @@ class SpokenDetector:
                 out.append(Span(b, m.end(), "ADDRESS", self.name))
         for m in _COLLOQUIAL_PLACE.finditer(text):
             p = m.group("p")
-            if p[0] not in _PLACE_START_STOP:
+            if p[0] not in _PLACE_START_STOP and p not in _GENERIC_PLACE and p[1:] not in _GENERIC_PLACE:
                 out.append(Span(*m.span("p"), "ADDRESS", self.name))
 
     def _dates(self, text: str, out: list[Span]) -> None:
@@ -357,7 +361,9 @@ class SpokenDetector:
                         break
                     digits += groups[j].digits
                     last = j
-                if len(digits) >= 10 and not _AFTER_DIGIT_STOP.match(text, groups[last].end) \
+                if len(digits) >= 10 and max(len(g.digits) for g in groups[i:last + 1]) >= 4 \
+                        and not any(g.digits in _SERVICE for g in groups[i:last + 1]) \
+                        and not _AFTER_DIGIT_STOP.match(text, groups[last].end) \
                         and not _DATE_AFTER.match(text, groups[last].end):
                     best = (last, "ORDER_ID", groups[last].end)
             if best is None:
@@ -365,7 +371,7 @@ class SpokenDetector:
                 continue
             j, cat, e = best
             b = groups[i].start
-            if i == 0 and (x := _LETTERS_BEFORE.search(text, max(0, b - 6), b)) is not None:
+            if i == 0 and cat in ("ORDER_ID", "MRN") and (x := _LETTERS_BEFORE.search(text, max(0, b - 6), b)) is not None:
                 b = x.start()                  # T K 三三洞九 …: the letters the number begins with
             out.append(Span(b, e, cat, self.name))
             i = j + 1
