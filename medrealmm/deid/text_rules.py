@@ -616,7 +616,8 @@ _RANGE_NEXT = re.compile(r"\s?[-~至到]\s?(?P<d>(?:19|20)?\d{2}[-/.年]\d{1,2}[
 _DATE_GATE = re.compile(r"年|月|民国|号|\d{4}|\d[/.]\d")
 
 
-_EXTRA_GATE = re.compile(r"今年|去年|前年|明年|月|民国|\d/\d{1,2}/|(?:19|20)\d\d")
+_EXTRA_GATE = re.compile(r"[今去前明]年\d|[今去前明]年[一二三四五六七八九十]|[历正腊冬一二三四五六七八九十\d]月[初廿二三十]|民国|"
+                         r"\d/\d{1,2}/|(?:19|20)\d\d(?:[01]\d[0-3]\d|\.\d)")
 
 
 def _extra_dates(t: str, out: list[_Found], *, year_month: bool) -> None:
