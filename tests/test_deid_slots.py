@@ -97,3 +97,20 @@ def test_no_name_in_plain_replies(text):
 def test_account_handles_given_to_add():
     text = "随访群加lucky_2024，有问题随时问"
     assert (text.index("lucky"), text.index("，"), "URL") in detect_text(text)
+
+
+@pytest.mark.parametrize("text, name", [
+    ("县医院的者兰大夫看过，开了药", "者兰"),
+    ("7712345@qq.com 刀玉芬", "刀玉芬"),
+    ("出院小结：患者阿木古丽 女 五十岁", "阿木古丽"),
+    ("达瓦卓嘎 540102199001011234 电话", "达瓦卓嘎"),
+    ("挂号的时候报我名字德央就行", "德央"),
+    ("我男人老蒋腰疼好久了", "老蒋"),
+])
+def test_more_person_slots(text, name):
+    assert name in _names(text), _names(text)
+
+
+@pytest.mark.parametrize("text", ["姓名：不详", "我的主治医生说可以", "患者：前天晚上失眠，心率99次/分。"])
+def test_slots_that_hold_no_name(text):
+    assert _names(text) == []

@@ -101,7 +101,7 @@ _NOT_SLOT = frozenset("""
 性别 年龄 电话 身份 地址 住址 科室 日期 时间 信息 单位 职业 民族 籍贯 手机 备注 姓名 名字 不详 未知 同上 本地 城里
 """.split())
 _SLOT_STOP = frozenset("的了是在跟与及或就也都还又再已很我你您他她它们这那哪谁啥个些种科院室医病药岁号年月日周次点"
-                       "吗呢吧啊呀说问看找请去到从给被把对要想会能没不多少家人烧痛咳疼痒肿吐泻晕酸胀麻复治压电话性男女")
+                       "吗呢吧啊呀说问看找请去到从给被把对要想会能没不多少家人烧痛咳疼痒肿吐泻晕酸胀麻复治压电话性男女证卡码订微信")
 
 
 def any_name(x: str) -> bool:
@@ -165,7 +165,7 @@ _EDGE = r"(?:^|(?<=[\s，,。；;！!？?：:、（(）)～~】\]]))"
 _END = r"(?=[\s，,。；;！!？?：:、）)～~\[【]|$)"
 _REGIONAL_KIN = (r"(?:阿爸|阿妈|阿爷|阿公|阿婆|阿嬷|阿奶|阿哥|阿姐|阿弟|阿妹|阿叔|阿伯|老汉|老舅|老表|老伴|额爸|额妈|额婆|额爷|"
                  r"额弟|额哥|额姐|俺爹|俺娘|俺爸|俺妈|我爹|我娘|我爸|我妈|我哥|我姐|我弟|我妹|我舅|我姨|我姑|我叔|我婆|"
-                 r"姑娘|儿子|女儿|闺女|老公|老婆|媳妇|查某囝|后生|孙子|孙女|外孙|细佬|大哥|大姐|二哥|二姐|幺妹|幺儿|"
+                 r"姑娘|儿子|女儿|闺女|老公|老婆|媳妇|查某囝|后生|孙子|孙女|外孙|细佬|大哥|大姐|二哥|二姐|幺妹|幺儿|我男人|我女人|"
                  r"家娃娃|我家娃|我家|娃娃|孩子|宝宝)")
 _REL_WORDS = (r"(?:爸|妈|爹|娘|哥|姐|弟|妹|舅|姨|姑|叔|伯|婶|公|婆|爷|奶|嬷|丈夫|妻子|老公|老婆|爱人|儿子|女儿|闺女|同事|战友|"
               r"朋友|同学|邻居|室友|师傅|徒弟|领导|女婿|儿媳|媳妇|孙子|孙女|外孙|侄子|侄女|外甥|嫂子|弟媳|姐夫|妹夫)")
@@ -174,7 +174,14 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple((k, re.
     ("intro", r"我是", r"我是(?:" + _CJK + r"{2,8}?)[的滴](?P<n>" + _CJK + r"{2,6}?)(?=[\s，,。！!]|$)"),
     ("label", r"助理|医助|护士|药师|检验|技师|户主|收件人|收货人|实名信息|联系人|名字|大名|签名|姓名",
      r"(?:(?:助理|医助|护士长|随访护士|责任护士|护士|药师|检验者|检验员|技师|户主|收件人|收货人|实名信息|联系人|报我名字|名字是|"
-     r"大名|签名)[:：\s]*|姓名\s*[:：]\s*)(?P<n>" + _CJK + r"{2,6}?)(?=[\s，,。；;！!？?、（(）)～~]|登记|会联系|会把|$)"),
+     r"大名|签名)[:：\s]*)(?P<m>" + _CJK + r"{2,6}?)(?=登记|会联系|会把|就行|就可以)|"
+     r"(?:(?:助理|医助|护士长|随访护士|责任护士|护士|药师|检验者|检验员|技师|户主|收件人|收货人|实名信息|联系人|报我名字|名字是|"
+     r"大名|签名)[:：\s]*|姓名\s*[:：]\s*)(?P<n>" + _CJK + r"{2,6}?)(?![\u4e00-\u9fff])"),
+    # a record's patient before the sex (患者勒格阿果 男 四十八岁), a name opening a line before an ID number
+    ("record", r"患者|\d{15}", r"患者[:：]?(?P<n>" + _CJK + r"{2,6}?)[\s,，]+[男女](?![\u4e00-\u9fff])|"
+     r"(?:^|(?<=[\n，,。]))(?P<m>" + _CJK + r"{2,6}?)\s?(?=\d{17}[\dXx]|\d{15}(?!\d))"),
+    # someone's doctor by full name (…医院的潘博才教授看过, 的者婷大夫)
+    ("staff", r"的", r"的(?P<n>" + _CJK + r"{2,3}?)(?:大夫|医生|教授|主任)(?=看过|说|开的|让|给)"),
     ("recv", r"收", _EDGE + r"(?P<n>" + _CJK + r"{2,4}?)收" + _END),
     ("kin", r"阿|老|额|俺|我|姑娘|儿|女|媳|查某|后生|孙|细佬|哥|姐|幺|家|娃|孩子|宝宝",
      r"(?=[阿老额俺我姑儿女闺媳查后孙外细大二幺家娃孩宝])" + _REGIONAL_KIN + r"(?P<n>" + _CJK + r"{2})"),
@@ -194,7 +201,7 @@ _SIGN_TRAIL = "!！.。~～?？ \t\n"
 _SIGN_BEFORE = frozenset(" \t\n，,。；;！!？?～~")
 _REPEAT = frozenset({"kin"})      # slots whose cue words overlap (我家 + 孩子涵涵): searched at every start
 
-_STRICT = frozenset({"kin", "open", "help", "recv", "parent", "sign"})   # slots that also hold plain words: a nickname or a full name only
+_STRICT = frozenset({"kin", "open", "help", "recv", "parent", "sign", "staff"})   # slots that also hold plain words: a nickname or a full name only
 
 
 def _signature(t: str, out: list[Span]) -> None:
@@ -220,7 +227,10 @@ def _slot(t: str) -> list[Span]:
                     pos = m.start() + 1
             else:
                 for m in rx.finditer(t):
-                    _slot_one(t, g, *m.span("n"), out)
+                    if "m" in rx.groupindex and m.group("n") is None:
+                        _slot_one(t, g + "_m", *m.span("m"), out)
+                    else:
+                        _slot_one(t, g, *m.span("n"), out)
     return out
 
 
@@ -231,12 +241,17 @@ def _slot_one(t: str, g: str, s: int, e: int, out: list[Span]) -> None:
                                                              or word_frequency(t[s:e + 2]) > 0):
             return                                    # 孩子小腿, 孩子阿莫西林: the nickname starts a word
     elif g in _STRICT:
-        if not (nickname(x, pet=g == "parent") or given_pair(x) or full_name(x, rare=False) and len(x) >= 3):
+        if not (nickname(x, pet=g == "parent") or given_pair(x) or full_name(x, rare=g in ("sign", "staff")) and len(x) >= 3
+                or g == "staff" and full_name(x)):
             return
     elif g == "intro":
         if x.endswith(("患者", "病人", "家属", "的人", "妈妈", "爸爸")) \
                 or not (nickname(x) or full_name(x) or any_name(x) and word_frequency(x) < 5):
             return
+    elif g == "label_m":
+        if not (any_name(x) or 2 <= len(x) <= 4 and x not in _NOT_SLOT and x not in KIN_WORDS
+                and not any(c in _SLOT_STOP for c in x)):
+            return                                    # after its label any name, the dictionary's words too (拉姆)
     elif not any_name(x):
         return
     out.append(Span(s, e, "NAME", DETECTOR))
