@@ -95,6 +95,9 @@ _CUE_RX = re.compile("(?=[" + _CUE_FIRST + "])(?:" + "|".join(f"(?P<{k}>{v})" fo
 _CUE_GAP = re.compile(r"(?:[\s:：是为\-—,，.的号码→>＞=A-Z]|我|报|说|念|发|一下|给您|给你|你|您|记一下|嘛|吧|呢|哈|啊|呃|嗯|那个|就是|"
                       r"写|这样|是)*$")
 # --- dates read out (八四年七月一号, 这个月二十七号, 二三年四月十九住的院) -------------------------------------
+# an ASCII number written around a filter: a separator the rules do not read between two digits, or one digit at a time
+_ODD_NUMBER = re.compile(r"[0-9](?:[ \t]?(?:[" + _EMOJI + r"…、·•・/~～*＊_|]|[A-Za-z]|" + _CORRECTION + "|" + _FILLER
+                         + r")[ \t]?)+[0-9]|[0-9](?: [0-9]){3}")
 _HANDLE_GATE = re.compile(r"[微薇威徽维卫扣企球泡QqVvWw]")
 _PLAIN = re.compile(r"[0-9 \-.,，:：/]+")
 
@@ -149,9 +152,9 @@ _SURNAME_PARTS = ("西早覃", "木土杜", "四夕罗", "金中钟", "刍耳邹
                   "十八子李", "口十叶", "女子好", "日月明", "三点水的江", "提手旁", "单人旁", "双人徐", "双人余", "木易杨",
                   "草头萧", "宝盖", "人尔你", "月半胖", "王白皇", "千里重", "马户驴", "土也地", "白水泉", "虫工虹",
                   "口吉周", "夕夕多", "又鸟鸡", "木公松", "立青靖", "言射谢", "金艮银", "金失铁", "山鬼嵬", "女马妈")
-_SPELLED = re.compile("|".join(sorted((p for p in _SURNAME_PARTS if len(p) >= 3 and p[-1] not in "旁盖"), key=len,
-                                      reverse=True)))
-_RADICAL = re.compile(r"(?:三点水|两点水|单人旁|双人旁|木字旁|草字头|草头|提手旁|女字旁|王字旁|绞丝旁|言字旁|金字旁|立刀旁|耳刀旁|"
+_SPELLED_FORMS = sorted((p for p in _SURNAME_PARTS if len(p) >= 3 and p[-1] not in "旁盖"), key=len, reverse=True)
+_SPELLED = re.compile("(?=[" + "".join(sorted({p[0] for p in _SPELLED_FORMS})) + "])(?:" + "|".join(_SPELLED_FORMS) + ")")
+_RADICAL = re.compile(r"(?=[三两单双木草提女王绞言金立耳宝口日月火土山竹雨走反病广门石禾米车马鱼])(?:三点水|两点水|单人旁|双人旁|木字旁|草字头|草头|提手旁|女字旁|王字旁|绞丝旁|言字旁|金字旁|立刀旁|耳刀旁|"
                       r"宝盖头?|口字旁|日字旁|月字旁|火字旁|土字旁|山字旁|竹字头|雨字头|走之旁?|反犬旁|病字头|广字头|门字框|"
                       r"双耳旁?|石字旁|禾木旁|米字旁|车字旁|马字旁|鱼字旁|三横一竖|三横)(?:的|那个)?[\u4e00-\u9fff]")
 # 伟大的伟, 芳是芬芳的芳, 曾经的曾那个曾: a character explained by a word that holds it
@@ -261,6 +264,8 @@ class SpokenDetector:
             return []
         out: list[Span] = []
         self._numbers(text, out)
+        if _HANDLE_GATE.search(text) is not None:
+            self._cued_handles(text, out)
         if _AT_GATE.search(text) is not None:
             out += [Span(*m.span(), "EMAIL", self.name) for m in _EMAIL.finditer(text)
                     if not _plain(m.group())]
@@ -297,6 +302,8 @@ class SpokenDetector:
 
     # --- numbers ---------------------------------------------------------------------------------------
     def _numbers(self, text: str, out: list[Span]) -> None:
+        if _ALT.search(text) is None and _CUE_RX.search(text) is None and _ODD_NUMBER.search(text) is None:
+            return                             # ASCII digits only, written the plain way, no cue: the rules' part
         cues: list[tuple[int, str]] | None = None
         for m in _RUN.finditer(text):
             start = m.start()
@@ -309,8 +316,6 @@ class SpokenDetector:
             if cue is None and _PLAIN.fullmatch(text, start, m.end()) is not None and text.count(" ", start, m.end()) < 6:
                 continue                       # ASCII digits written the plain way: the rules' part
             self._run(text, start, m.end(), cue, out)
-        if _HANDLE_GATE.search(text) is not None:
-            self._cued_handles(text, out)
 
     def _run(self, text: str, start: int, end: int, cue: str | None, out: list[Span]) -> None:
         run = text[start:end]
@@ -414,7 +419,7 @@ class SpokenDetector:
         found: list[Span] = []
         for rx in (_SPELLED, _RADICAL):
             found += [Span(*m.span(), "NAME", self.name) for m in rx.finditer(text)]
-        if "的" in text:
+        if "的" in text and _explained_somewhere(text):
             for m in _EXPLAINED.finditer(text):
                 w, x = m.group("w"), m.group("x")
                 if x not in w or x in _EXPLAIN_STOP or (m.group("c") and m.group("c") != x):
@@ -462,6 +467,16 @@ _LATIN = re.compile(r"[A-Za-z][a-z]|[\u4e00-\u9fff][A-Z]")
 _CUED_SHORT = re.compile(r"(?:我叫|名字是?|叫)[:：\s]*(?P<n>[\u4e00-\u9fff][xX×](?:[\u4e00-\u9fff](?![\u4e00-\u9fff]))?|"
                          r"[\u4e00-\u9fff](?: [\u4e00-\u9fff]){1,2}(?=[\s，,。]|在|$)|(?<=我叫|名字|字是)[A-Z]{2,4}(?![A-Za-z]))")
 _NOT_INITIALS = frozenset({"CT", "MRI", "DR", "PET", "ICU", "HIV", "HPV", "TCT", "BMI", "ECG", "EEG", "OK", "NO", "ID", "QQ"})
+
+
+def _explained_somewhere(text: str) -> bool:
+    """A cheap test for _EXPLAINED: a 的 followed by a character said in the three before it (伟大的伟)."""
+    i = text.find("的", 2)
+    while i != -1:
+        if i + 1 < len(text) and text[i + 1] in text[max(0, i - 3):i]:
+            return True
+        i = text.find("的", i + 1)
+    return False
 
 
 def _named_before(text: str, start: int, x: str) -> bool:
