@@ -178,8 +178,7 @@ _SLOTS: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = tuple((k, re.
      r"(?:(?:助理|医助|护士长|随访护士|责任护士|护士|药师|检验者|检验员|技师|户主|收件人|收货人|实名信息|联系人|报我名字|名字是|"
      r"大名|签名)[:：\s]*|姓名\s*[:：]\s*)(?P<n>" + _CJK + r"{2,6}?)(?![\u4e00-\u9fff])"),
     # a record's patient before the sex (患者勒格阿果 男 四十八岁), a name opening a line before an ID number
-    ("record", r"患者|\d{15}", r"患者[:：]?(?P<n>" + _CJK + r"{2,6}?)[\s,，]+[男女](?![\u4e00-\u9fff])|"
-     r"(?:^|(?<=[\n，,。]))(?P<m>" + _CJK + r"{2,6}?)\s?(?=\d{17}[\dXx]|\d{15}(?!\d))"),
+    ("record", r"患者", r"患者[:：]?(?P<n>" + _CJK + r"{2,6}?)[\s,，]+[男女](?![\u4e00-\u9fff])"),
     # someone's doctor by full name (…医院的潘博才教授看过, 的者婷大夫)
     ("staff", r"的", r"的(?P<n>" + _CJK + r"{2,3}?)(?:大夫|医生|教授|主任)(?=看过|说|开的|让|给)"),
     ("recv", r"收", _EDGE + r"(?P<n>" + _CJK + r"{2,4}?)收" + _END),
@@ -215,9 +214,22 @@ def _signature(t: str, out: list[Span]) -> None:
             return
 
 
+_ID_NUMBER = re.compile(r"(?<!\d)(?:\d{17}[\dXx]|\d{15})(?!\d)")
+_LINE_HEAD_NAME = re.compile(r"(?:^|(?<=[\n，,。]))(" + _CJK + r"{2,6})\s?$")
+
+
+def _before_id_numbers(t: str, out: list[Span]) -> None:
+    """A name opening a line before an ID number (吉克阿果 451227199612289156)."""
+    for m in _ID_NUMBER.finditer(t):
+        if (h := _LINE_HEAD_NAME.search(t, max(0, m.start() - 8), m.start())) is not None:
+            _slot_one(t, "record_m", *h.span(1), out)
+
+
 def _slot(t: str) -> list[Span]:
     out: list[Span] = []
     _signature(t, out)
+    if any(c.isdigit() for c in t):
+        _before_id_numbers(t, out)
     for g, gate, rx in _SLOTS:
         if gate.search(t) is not None:
             if g in _REPEAT:
