@@ -95,6 +95,9 @@ def test_a_surname_is_a_name_before_a_title_or_after_lao_and_xiao() -> None:
     assert out[2] == []                                  # 李 was never found in this consultation
     assert propagate(texts, [[at(texts[0], "崔建华", "NAME")], [], []], TextPolicy(staff_names=False))[1] == [
         Span(texts[1].index("小崔"), texts[1].index("小崔") + 2, "NAME", "consult")]
+    thanks = ["我叫谢建华", "谢谢医生，感谢大夫", "谢医生说好"]
+    out = propagate(thanks, [[at(thanks[0], "谢建华", "NAME")], [], []])
+    assert out[1] == [] and [(thanks[2][s.start:s.end]) for s in out[2]] == ["谢"]   # 谢谢 is a word
     ambiguous = ["我是向东", "情绪安定以后再向医生咨询"]      # 向医生: "to the doctor", not 向 the doctor
     assert propagate(ambiguous, [[at(ambiguous[0], "向东", "NAME")], []])[1] == []
 

@@ -118,6 +118,11 @@ def _surname(name: str) -> str | None:
     return name[0] if name[0] in SURNAMES else None
 
 
+def _ends_word(text: str, end: int) -> bool:
+    """The surname before a title closes an everyday word (谢谢医生, 感谢医生, 多谢大夫): not a name."""
+    return end >= 2 and not _rare(text[end - 2:end])
+
+
 def _address_units(term: str, policy: TextPolicy) -> list[str]:
     """An address's units below the province (a city only when the policy masks a city alone), each
     also by its short name when that is not an everyday word (安定区 → 安定 is not spread)."""
@@ -212,7 +217,7 @@ def propagate(texts: Sequence[str], spans: Sequence[Sequence[Span]],
     added = 0
     for t, found in zip(normalized, spans, strict=True):
         hits = [(m.start(), m.end(), terms[m.group()]) for m in pattern.finditer(t)]
-        hits += [(m.start(), m.end(), "NAME") for m in titled.finditer(t)] if titled else []
+        hits += [(m.start(), m.end(), "NAME") for m in titled.finditer(t) if not _ends_word(t, m.end())] if titled else []
         extra = [Span(a, b, category, DETECTOR) for a, b, category in hits
                  if not any(s.start <= a and b <= s.end for s in found)]   # a partial span grows
         added += len(extra)
