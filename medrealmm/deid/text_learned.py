@@ -111,9 +111,9 @@ _COMPOUND = frozenset(COMPOUND_SURNAMES)
 
 def _words(text: str) -> list[tuple[str, str]]:
     """jieba's words and part-of-speech tags, as the statistical layer segments (the words concatenate to ``text``)."""
-    from medrealmm.deid.text_statistical import _jieba
+    from medrealmm.deid.text_stat_words import segmenter
 
-    return _jieba().tag(text)
+    return segmenter().tag(text)
 
 
 def _segments(t: str) -> list[tuple[str, str, str]]:
@@ -461,7 +461,7 @@ def inputs_file(model: str | Path) -> Path:
 
 def feature_inputs_digest() -> str:
     """sha256 of everything the features read besides the text: the lexicons, the gazetteer's names, the
-    cue patterns, the feature functions' code and the segmenter's version. Written beside a model when it
+    cue patterns, the feature functions' code, the text normalisation and the segmenter's version. Written beside a model when it
     is trained; a model whose digest differs from today's was trained on other features (retrain it)."""
     import hashlib
     import inspect
@@ -473,6 +473,8 @@ def feature_inputs_digest() -> str:
                 "stop": STOP_CHARS, "surnames": SURNAMES}
     code = [inspect.getsource(f) for f in (_char_class, _shape, _char_info, _places, _place_heads, _words, _segments,
                                            _gazetteer_marks, _cue_marks, char_features, _features)]
+    bmp = "".join(map(chr, range(0x20, 0xD800)))
+    code.append(hashlib.sha256(normalize(bmp).encode()).hexdigest())     # what the features read is normalised
     parts = {"lexicons": {k: sorted(v) for k, v in lexicons.items()}, "places": sorted(_places()[0].items()),
              "cues": {k: p.pattern for k, p in _CUES.items()}, "code": code, "rjieba": version("rjieba")}
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
