@@ -72,8 +72,6 @@ _WORD_CHAR = re.compile(r"[A-Za-z0-9]")
 def _given_name(name: str) -> str | None:
     """The two-character given name of a full Han name (李德华 → 德华, 欧阳子轩 → 子轩), when it is
     not an everyday word (see :data:`WORD_MAX_FREQUENCY`)."""
-    from medrealmm.deid.text_statistical import word_frequency
-
     if not _CJK.fullmatch(name):
         return None
     if len(name) == 4 and name[:2] in COMPOUND_SURNAMES:
@@ -82,9 +80,7 @@ def _given_name(name: str) -> str | None:
         given = name[1:]
     else:
         return None
-    if given in COMMON_WORDS or word_frequency(given) >= WORD_MAX_FREQUENCY:
-        return None
-    return given
+    return given if _rare(given) else None
 
 
 def _hospital_head(name: str) -> str | None:
