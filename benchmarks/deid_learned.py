@@ -37,7 +37,7 @@ from corpora.ours import LabelledSentence, generate_corpus, score_corpus  # benc
 from deid_text import (CLUENER, DIALOGUES, cluener_corpus, cluener_report, held_out_corpus, leak_share,
                        real_dialogue_sentences, timed)
 from medrealmm.deid.spans import CATEGORIES, Span
-from medrealmm.deid.text_detect import TextDetector, default_text_detector
+from medrealmm.deid.text_detect import WARM_UP, TextDetector, default_text_detector
 from medrealmm.deid.text_learned import MIN_CONFIDENCE, LearnedDetector, train
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -201,7 +201,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="deid_crf_"))
     args.logo_dir = args.logo_dir or tmp
     base = default_text_detector()
-    base.detect(["预热：刘平，杭州"])
+    base.detect([WARM_UP])
     if args.model:
         model = args.model
     else:
@@ -234,7 +234,7 @@ def main() -> None:
     names, context, conf = point
     crf = LearnedDetector(model, min_confidence=conf, check_names=names, check_context=context)
     with_crf = dataclasses.replace(base, learned=crf)
-    with_crf.detect(["预热：刘平，杭州"])
+    with_crf.detect([WARM_UP])
 
     if dialogue_rows:
         print(f"\nreal dialogues ({DIALOGUES.name}, {len(sents)} sentences, {len(halves['tuning'])} in the tuning half, "
